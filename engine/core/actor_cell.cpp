@@ -1,0 +1,91 @@
+// ActorCell: the untyped handle's operations, forwarded to the cell and its System.
+#include <actorscope/actor_cell.hpp>
+#include <actorscope/detail/cell_core.hpp>
+#include <actorscope/detail/system_core.hpp>
+
+namespace actorscope {
+
+namespace {
+const std::string kNoName;
+
+bool wait_for_exit(detail::CellCore& c, Duration timeout, std::string_view operation) {
+  Runtime& rt = c.runtime();
+  return c.completion().wait_until(rt, deadline_after(rt.now(), timeout), operation);
+}
+}  // namespace
+
+ActorCell::ActorCell() noexcept = default;
+ActorCell::ActorCell(Ref<detail::CellCore> cell) noexcept : cell_(std::move(cell)) {}
+ActorCell::ActorCell(const ActorCell&) noexcept = default;
+ActorCell::ActorCell(ActorCell&&) noexcept = default;
+ActorCell& ActorCell::operator=(const ActorCell&) noexcept = default;
+ActorCell& ActorCell::operator=(ActorCell&&) noexcept = default;
+ActorCell::~ActorCell() = default;
+
+ActorId ActorCell::id() const noexcept { return cell_ ? cell_->id() : ActorId{}; }
+const std::string& ActorCell::name() const noexcept { return cell_ ? cell_->name() : kNoName; }
+std::string_view ActorCell::type_name() const noexcept { return cell_ ? cell_->type_name() : std::string_view(); }
+ActorStatus ActorCell::status() const noexcept { return cell_ ? cell_->status() : ActorStatus::stopped; }
+
+std::optional<ActorExit> ActorCell::exit() const {
+  if (!cell_ || !cell_->is_finished()) return std::nullopt;
+  return cell_->result().value();
+}
+
+void ActorCell::stop(std::string reason) const { cell_->request_stop(std::move(reason)); }
+void ActorCell::kill() const { cell_->request_kill(); }
+bool ActorCell::drain() const { return cell_->request_drain(); }
+
+bool ActorCell::wait(Duration timeout) const { return wait_for_exit(*cell_, timeout, "ActorCell::wait"); }
+
+bool ActorCell::stop_and_wait(Duration timeout, std::string reason) const {
+  if (detail::this_thread_runs_actors()) throw BlockingWaitError("stop_and_wait");
+  cell_->request_stop(std::move(reason));
+  return wait_for_exit(*cell_, timeout, "stop_and_wait");
+}
+
+bool ActorCell::kill_and_wait(Duration timeout) const {
+  if (detail::this_thread_runs_actors()) throw BlockingWaitError("kill_and_wait");
+  cell_->request_kill();
+  return wait_for_exit(*cell_, timeout, "kill_and_wait");
+}
+
+bool ActorCell::drain_and_wait(Duration timeout) const {
+  if (detail::this_thread_runs_actors()) throw BlockingWaitError("drain_and_wait");
+  cell_->request_drain();
+  return wait_for_exit(*cell_, timeout, "drain_and_wait");
+}
+
+JoinHandle<ActorExit> ActorCell::join_handle() const { return JoinHandle<ActorExit>(Ref<JoinState<ActorExit>>(cell_.get())); }
+
+Expected<void, LinkError> ActorCell::link(const ActorCell& supervisor) const {
+  return cell_->system().link(*cell_, *supervisor.cell_);
+}
+
+bool ActorCell::unlink(const ActorCell& supervisor) const {
+  return supervisor.cell_ && cell_->system().unlink(*cell_, *supervisor.cell_);
+}
+
+ActorCell ActorCell::supervisor() const { return ActorCell(cell_->system().supervisor_of(*cell_)); }
+
+std::vector<ActorCell> ActorCell::children() const { return cell_->system().children_of(*cell_); }
+
+void ActorCell::stop_children(std::string reason) const {
+  for (const ActorCell& child : children()) child.stop(reason);
+}
+
+bool ActorCell::stop_children_and_wait(Duration timeout, std::string reason) const {
+  if (detail::this_thread_runs_actors()) throw BlockingWaitError("stop_children_and_wait");
+  const std::vector<ActorCell> kids = children();
+  for (const ActorCell& child : kids) child.stop(reason);
+  Runtime& rt = cell_->runtime();
+  const TimePoint deadline = deadline_after(rt.now(), timeout);
+  bool all = true;
+  for (const ActorCell& child : kids)
+    all = child.cell_->completion().wait_until(rt, deadline, "stop_children_and_wait") && all;
+  return all;
+}
+
+bool operator==(const ActorCell& a, const ActorCell& b) noexcept { return a.id() == b.id(); }
+
+}  // namespace actorscope

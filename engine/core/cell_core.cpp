@@ -1,0 +1,448 @@
+// The mailbox drain and the lifecycle of every actor: lanes in strict priority, one drain in flight,
+// hooks that may suspend, and an exit that frees the name, kills the subtree and tells the supervisor.
+#include <actorscope/detail/cell_core.hpp>
+#include <actorscope/detail/system_core.hpp>
+
+#include <cxxabi.h>
+
+#include <exception>
+#include <typeinfo>
+
+namespace actorscope::detail {
+
+struct StopRequest {
+  std::string reason;
+};
+
+namespace {
+// Marks a stop request as taken by the drain, so that later stops are ignored.
+StopRequest* stop_taken() noexcept {
+  static StopRequest taken;
+  return &taken;
+}
+
+std::string demangled_current_type() {
+  const std::type_info* t = abi::__cxa_current_exception_type();
+  if (t == nullptr) return "unknown exception";
+  int status = 0;
+  char* name = abi::__cxa_demangle(t->name(), nullptr, nullptr, &status);
+  std::string out = (status == 0 && name != nullptr) ? name : t->name();
+  std::free(name);
+  return out;
+}
+}  // namespace
+
+std::string describe_current_exception() {
+  try {
+    throw;
+  } catch (const std::exception& e) {
+    return e.what();
+  } catch (const std::string& s) {
+    return s;
+  } catch (const char* s) {
+    return s;
+  } catch (...) {
+    return "exception of type " + demangled_current_type();
+  }
+}
+
+std::string describe_exception(const std::exception_ptr& e) {
+  try {
+    std::rethrow_exception(e);
+  } catch (...) {
+    return describe_current_exception();
+  }
+}
+
+CellCore::CellCore(SystemCore& sys, CellConfig config)
+    : sys_(sys),
+      runtime_(sys.runtime()),
+      id_(sys.next_id()),
+      name_(std::move(config.name)),
+      type_name_(config.type_name),
+      message_tag_(config.message_tag),
+      placement_(config.placement),
+      budget_(config.budget == 0 ? 1 : config.budget),
+      kind_(config.kind) {}
+
+CellCore::~CellCore() = default;
+
+void CellCore::dispose() noexcept {
+  if (phase_ == Phase::finished) return;
+  phase_ = Phase::finished;
+  if (task_) {
+    task_promise_ = nullptr;
+    std::exchange(task_, {}).destroy();
+  }
+  drop_in_flight();
+  close_lanes();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Producers (any thread)
+
+void CellCore::schedule_drain(Urgency u) noexcept {
+  retain();  // held by the scheduled drain until run() or discard()
+  runtime_.schedule(*this, placement_, u);
+}
+
+void CellCore::wake_if_idle(Urgency u) noexcept {
+  std::uint8_t s = sched_.load(std::memory_order_seq_cst);
+  if (s == kIdle && sched_.compare_exchange_strong(s, kScheduled, std::memory_order_seq_cst)) schedule_drain(u);
+}
+
+void CellCore::wake_if_idle_or_suspended() noexcept {
+  std::uint8_t s = sched_.load(std::memory_order_seq_cst);
+  while (s == kIdle || s == kSuspended) {
+    if (sched_.compare_exchange_weak(s, kScheduled, std::memory_order_seq_cst)) {
+      schedule_drain(Urgency::high);
+      return;
+    }
+  }
+}
+
+bool CellCore::push_message(MailboxNode& n) noexcept {
+  if (!accepts_messages()) return false;
+  if (!messages_.push(&n)) return false;
+  wake_if_idle(Urgency::normal);
+  return true;
+}
+
+bool CellCore::push_supervision(SupervisionEvent event) noexcept {
+  auto* node = new SupervisionNode(std::move(event));
+  if (!supervision_.push(node)) {
+    delete node;
+    return false;
+  }
+  wake_if_idle(Urgency::normal);
+  return true;
+}
+
+void CellCore::post_wake(Wait& w) noexcept {
+  if (!wakes_.push(&w)) {
+    w.release();  // the actor has exited; nobody is left to resume
+    return;
+  }
+  wake_if_idle_or_suspended();
+}
+
+void CellCore::request_stop(std::string reason) noexcept {
+  if (status() >= ActorStatus::stopping) return;
+  auto* req = new StopRequest{std::move(reason)};
+  StopRequest* expected = nullptr;
+  if (!stop_.compare_exchange_strong(expected, req, std::memory_order_seq_cst)) {
+    delete req;  // a stop is already pending or taken: the first one wins
+    return;
+  }
+  wake_if_idle(Urgency::high);
+}
+
+void CellCore::request_kill() noexcept {
+  if (kill_.exchange(true, std::memory_order_seq_cst)) return;
+  wake_if_idle_or_suspended();
+}
+
+bool CellCore::request_drain() noexcept {
+  if (advance_status(ActorStatus::draining) >= ActorStatus::draining) return false;
+  if (!messages_.seal()) return false;
+  wake_if_idle(Urgency::normal);
+  return true;
+}
+
+ActorStatus CellCore::advance_status(ActorStatus to) noexcept {
+  const auto target = static_cast<std::uint8_t>(to);
+  std::uint8_t cur = status_.load(std::memory_order_acquire);
+  while (cur < target && !status_.compare_exchange_weak(cur, target, std::memory_order_acq_rel)) {
+  }
+  const auto old = static_cast<ActorStatus>(cur);
+  // Only the update that crosses into stopping gets here with old < stopping: cleanup runs once.
+  if (old < ActorStatus::stopping && to >= ActorStatus::stopping) sys_.on_stopping(*this);
+  return old;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The drain (one at a time, on a runtime thread)
+
+void CellCore::run() noexcept {
+  if (drain() == DrainEnd::yielded) return;  // the re-posted drain carries our reference on
+  release();
+}
+
+void CellCore::discard() noexcept { release(); }
+
+bool CellCore::has_work() const noexcept {
+  if (kill_.load(std::memory_order_seq_cst)) return true;
+  StopRequest* s = stop_.load(std::memory_order_seq_cst);
+  if (s != nullptr && s != stop_taken()) return true;
+  return wakes_.has_items() || supervision_.has_items() || messages_.has_items();
+}
+
+bool CellCore::enter_idle() noexcept {
+  sched_.store(kIdle, std::memory_order_seq_cst);
+  // A producer that pushed before seeing "idle" did not schedule us: look again, and take the
+  // drain back if nobody else has.
+  if (!has_work()) return false;
+  std::uint8_t expected = kIdle;
+  return sched_.compare_exchange_strong(expected, kScheduled, std::memory_order_seq_cst);
+}
+
+bool CellCore::enter_suspended() noexcept {
+  sched_.store(kSuspended, std::memory_order_seq_cst);
+  // While a handler is suspended only a kill or a wake may run the actor.
+  if (!kill_.load(std::memory_order_seq_cst) && !wakes_.has_items()) return false;
+  std::uint8_t expected = kSuspended;
+  return sched_.compare_exchange_strong(expected, kScheduled, std::memory_order_seq_cst);
+}
+
+StopRequest* CellCore::take_stop() noexcept {
+  StopRequest* s = stop_.load(std::memory_order_acquire);
+  if (s == nullptr || s == stop_taken()) return nullptr;
+  stop_.store(stop_taken(), std::memory_order_release);  // producers only CAS from nullptr
+  return s;
+}
+
+MailboxNode* CellCore::next_supervision() noexcept {
+  if (supervision_queue_.empty()) supervision_queue_.append_lifo(supervision_.take());
+  return supervision_queue_.pop();
+}
+
+MailboxNode* CellCore::next_message() noexcept {
+  if (message_queue_.empty()) message_queue_.append_lifo(messages_.take());
+  return message_queue_.pop();
+}
+
+CellCore::DrainEnd CellCore::drain() noexcept {
+  std::uint32_t budget = budget_;
+  for (;;) {
+    // Lane 1: signal. A kill ends the actor now, even in the middle of a suspended handler.
+    if (kill_.load(std::memory_order_acquire)) {
+      on_killed();
+      return DrainEnd::finished;
+    }
+    // Resumptions of a suspended handler (and stale wakes to drop).
+    if (!wake_queue_.empty() || wakes_.has_items()) {
+      deliver_wakes();
+      if (phase_ == Phase::finished) return DrainEnd::finished;
+      continue;
+    }
+    // A suspended handler blocks every other lane until it finishes.
+    if (task_) {
+      if (enter_suspended()) continue;
+      return DrainEnd::parked;
+    }
+    if (phase_ == Phase::starting) {
+      begin_hook(Hook::post_start, run_post_start());
+      if (phase_ == Phase::finished) return DrainEnd::finished;
+      continue;
+    }
+    // Lane 2: stop. It waits for the in-flight handler, then outranks everything queued.
+    if (StopRequest* s = take_stop()) {
+      std::string reason = std::move(s->reason);
+      delete s;
+      begin_stop(std::move(reason));
+      if (phase_ == Phase::finished) return DrainEnd::finished;
+      continue;
+    }
+    // Lane 3: supervision events.
+    if (MailboxNode* n = next_supervision()) {
+      in_flight_ = n;
+      in_flight_is_supervision_ = true;
+      begin_hook(Hook::supervision, run_supervision(static_cast<SupervisionNode*>(n)->event));
+      if (phase_ == Phase::finished) return DrainEnd::finished;
+      continue;
+    }
+    // Lane 4: messages, up to the budget per drain.
+    if (MailboxNode* n = next_message()) {
+      if (n == &drain_marker_) {
+        begin_stop("drained");
+        if (phase_ == Phase::finished) return DrainEnd::finished;
+        continue;
+      }
+      in_flight_ = n;
+      begin_hook(Hook::message, run_message(*n));
+      if (phase_ == Phase::finished) return DrainEnd::finished;
+      if (--budget == 0) {
+        budget = budget_;
+        if (!task_ && (!message_queue_.empty() || has_work())) {
+          runtime_.schedule(*this, placement_, Urgency::normal);  // fairness: let others run
+          return DrainEnd::yielded;
+        }
+      }
+      continue;
+    }
+    if (enter_idle()) continue;
+    return DrainEnd::parked;
+  }
+}
+
+void CellCore::deliver_wakes() noexcept {
+  wake_queue_.append_lifo(wakes_.take());
+  while (MailboxNode* n = wake_queue_.pop()) {
+    static_cast<Wait*>(n)->deliver();
+    if (task_ && task_.done()) complete_task();
+    if (phase_ == Phase::finished || kill_.load(std::memory_order_acquire)) return;
+  }
+}
+
+HookResult CellCore::start_task(std::coroutine_handle<> frame, PromiseBase& promise) noexcept {
+  promise.ctx = this;
+  task_ = frame;
+  task_promise_ = &promise;
+  frame.resume();
+  if (!frame.done()) return HookResult::suspended();
+  on_task_finished();
+  std::exception_ptr ex = promise.exception;
+  task_ = {};
+  task_promise_ = nullptr;
+  frame.destroy();
+  return ex ? HookResult::failure(describe_exception(ex)) : HookResult::ok();
+}
+
+void CellCore::complete_task() noexcept {
+  on_task_finished();
+  std::exception_ptr ex = task_promise_->exception;
+  task_promise_ = nullptr;
+  std::exchange(task_, {}).destroy();  // the frame goes before the message it may refer to
+  complete_hook(std::exchange(hook_, Hook::none),
+                ex ? HookResult::failure(describe_exception(ex)) : HookResult::ok());
+}
+
+void CellCore::begin_hook(Hook hook, HookResult r) noexcept {
+  if (r.kind == HookResult::Kind::suspended) {
+    hook_ = hook;
+    return;
+  }
+  complete_hook(hook, std::move(r));
+}
+
+void CellCore::drop_in_flight() noexcept {
+  MailboxNode* n = std::exchange(in_flight_, nullptr);
+  if (n == nullptr) return;
+  if (std::exchange(in_flight_is_supervision_, false)) {
+    delete static_cast<SupervisionNode*>(n);
+  } else {
+    destroy_message(*n);
+  }
+}
+
+void CellCore::complete_hook(Hook hook, HookResult r) noexcept {
+  drop_in_flight();
+  const bool failed = r.kind == HookResult::Kind::failed;
+  switch (hook) {
+    case Hook::post_start:
+      if (failed) return finish(ExitKind::failed, std::move(r.error), false);
+      phase_ = Phase::running;
+      advance_status(ActorStatus::running);
+      if (Ref<CellCore> parent = sys_.supervisor_of(*this))
+        parent->push_supervision(ActorStarted{ActorCell(Ref<CellCore>(this))});
+      return;
+    case Hook::message:
+    case Hook::supervision:
+      if (failed) finish(ExitKind::failed, std::move(r.error), false);
+      return;
+    case Hook::post_stop:
+      if (failed) return finish(ExitKind::failed, std::move(r.error), false);
+      return finish(ExitKind::stopped, stop_reason_, true);
+    case Hook::none:
+      return;
+  }
+}
+
+void CellCore::begin_stop(std::string reason) noexcept {
+  advance_status(ActorStatus::stopping);
+  stop_reason_ = std::move(reason);
+  phase_ = Phase::stopping;
+  begin_hook(Hook::post_stop, run_post_stop());
+}
+
+void CellCore::on_killed() noexcept {
+  // ractor's rule: a kill while running hands the state over; during post_start or post_stop the
+  // state is not in a consistent shape, so the supervisor gets none.
+  const bool with_state = phase_ == Phase::running;
+  if (task_) {
+    task_promise_ = nullptr;
+    hook_ = Hook::none;
+    std::exchange(task_, {}).destroy();  // every awaitable in the frame unregisters itself
+  }
+  drop_in_flight();
+  finish(ExitKind::killed, "killed", with_state);
+}
+
+void CellCore::close_lanes() noexcept {
+  // Wakes first: destroying messages below may complete replies whose waiters post wakes here.
+  NodeQueue rest;
+  rest.append_lifo(wakes_.close());
+  while (MailboxNode* n = wake_queue_.pop()) static_cast<Wait*>(n)->release();
+  while (MailboxNode* n = rest.pop()) static_cast<Wait*>(n)->release();
+
+  rest.append_lifo(supervision_.close());
+  while (MailboxNode* n = supervision_queue_.pop()) delete static_cast<SupervisionNode*>(n);
+  while (MailboxNode* n = rest.pop()) delete static_cast<SupervisionNode*>(n);
+
+  // Messages that were accepted but will never be handled. Their destructors run here, so a
+  // reply port inside one tells its caller that no reply is coming.
+  rest.append_lifo(messages_.close());
+  while (MailboxNode* n = message_queue_.pop())
+    if (n != &drain_marker_) destroy_message(*n);
+  while (MailboxNode* n = rest.pop())
+    if (n != &drain_marker_) destroy_message(*n);
+
+  StopRequest* s = stop_.exchange(stop_taken(), std::memory_order_acq_rel);
+  if (s != nullptr && s != stop_taken()) delete s;
+}
+
+void CellCore::finish(ExitKind kind, std::string text, bool with_state) noexcept {
+  advance_status(ActorStatus::stopping);
+  phase_ = Phase::finished;
+  close_lanes();
+  // The subtree dies with us. Each child kills its own children when it exits, so a deep tree
+  // unwinds through the scheduler, never through the stack.
+  for (Ref<CellCore>& child : sys_.detach_children(*this)) child->request_kill();
+
+  BoxedState state = with_state ? take_state() : BoxedState{};
+  destroy_state();
+  advance_status(ActorStatus::stopped);
+
+  ActorExit exit{kind, text};
+  on_exit(exit);
+  if (Ref<CellCore> parent = sys_.take_parent(*this)) {
+    ActorCell me{Ref<CellCore>(this)};
+    if (kind == ExitKind::failed) {
+      parent->push_supervision(ActorFailed{std::move(me), std::move(text)});
+    } else {
+      parent->push_supervision(ActorTerminated{std::move(me), std::move(state), std::move(text)});
+    }
+  }
+  sched_.store(kTerminated, std::memory_order_release);
+  set_result(std::move(exit));
+  sys_.cell_exited(*this);  // last: the System may be torn down once every cell has exited
+}
+
+// ---------------------------------------------------------------------------------------------
+// Spawning (on the spawning thread, before the first drain)
+
+HookResult CellCore::start_on_caller() noexcept {
+  advance_status(ActorStatus::starting);
+  return run_pre_start();
+}
+
+void CellCore::abandon_start(ExitKind kind, std::string text) noexcept {
+  advance_status(ActorStatus::stopping);
+  phase_ = Phase::finished;
+  close_lanes();
+  for (Ref<CellCore>& child : sys_.detach_children(*this)) child->request_kill();
+  destroy_state();
+  advance_status(ActorStatus::stopped);
+  ActorExit exit{kind, std::move(text)};
+  on_exit(exit);
+  sched_.store(kTerminated, std::memory_order_release);
+  set_result(std::move(exit));
+  sys_.cell_exited(*this);
+}
+
+void CellCore::launch() noexcept {
+  phase_ = Phase::starting;
+  schedule_drain(Urgency::normal);  // sched_ is still kScheduled from construction
+}
+
+}  // namespace actorscope::detail

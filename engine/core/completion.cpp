@@ -1,0 +1,99 @@
+// Completion: the one-shot event under every wait in the engine.
+#include <actorscope/completion.hpp>
+#include <actorscope/errors.hpp>
+
+#include <condition_variable>
+
+namespace actorscope {
+
+namespace {
+// A thread blocked in wait_until. It lives on that thread's stack.
+struct BlockingWaiter final : detail::WaiterNode {
+  void notify() noexcept override {
+    std::lock_guard lk(m);
+    notified = true;
+    cv.notify_one();  // under the lock: the waiter may destroy us as soon as it sees `notified`
+  }
+  std::mutex m;
+  std::condition_variable cv;
+  bool notified = false;
+};
+}  // namespace
+
+// Every waiter holds a reference to what owns this Completion, so a Completion is destroyed only
+// after its waiters are gone or it has completed; there is nothing left to unlink.
+Completion::~Completion() = default;
+
+bool Completion::complete() noexcept {
+  detail::WaiterNode* list = nullptr;
+  {
+    std::lock_guard lk(m_);
+    if (done_.load(std::memory_order_relaxed)) return false;
+    done_.store(true, std::memory_order_release);
+    list = std::exchange(head_, nullptr);
+    for (detail::WaiterNode* w = list; w != nullptr; w = w->wnext_) w->linked_ = false;
+  }
+  // Waiters were pushed at the front; notify in arrival order.
+  detail::WaiterNode* reversed = nullptr;
+  while (list != nullptr) {
+    detail::WaiterNode* next = list->wnext_;
+    list->wnext_ = reversed;
+    reversed = list;
+    list = next;
+  }
+  while (reversed != nullptr) {
+    detail::WaiterNode* next = reversed->wnext_;
+    reversed->notify();  // may destroy the node
+    reversed = next;
+  }
+  return true;
+}
+
+bool Completion::add(detail::WaiterNode& w) noexcept {
+  std::lock_guard lk(m_);
+  if (done_.load(std::memory_order_relaxed)) return false;
+  w.wprev_ = nullptr;
+  w.wnext_ = head_;
+  if (head_ != nullptr) head_->wprev_ = &w;
+  head_ = &w;
+  w.linked_ = true;
+  return true;
+}
+
+bool Completion::remove(detail::WaiterNode& w) noexcept {
+  std::lock_guard lk(m_);
+  if (!w.linked_) return false;
+  if (w.wprev_ != nullptr) {
+    w.wprev_->wnext_ = w.wnext_;
+  } else {
+    head_ = w.wnext_;
+  }
+  if (w.wnext_ != nullptr) w.wnext_->wprev_ = w.wprev_;
+  w.wprev_ = w.wnext_ = nullptr;
+  w.linked_ = false;
+  return true;
+}
+
+bool Completion::wait_until(Runtime& rt, TimePoint deadline, std::string_view operation) {
+  // Refuse on an actor thread even when already done, so that misuse fails every time, not by luck.
+  if (detail::this_thread_runs_actors()) throw BlockingWaitError(operation);
+  if (is_done()) return true;
+  if (rt.drives_waits()) return rt.drive_until([this] { return is_done(); }, deadline);
+
+  BlockingWaiter w;
+  if (!add(w)) return true;
+  std::unique_lock lk(w.m);
+  if (deadline == TimePoint::max()) {
+    w.cv.wait(lk, [&] { return w.notified; });
+    return true;
+  }
+  if (w.cv.wait_until(lk, deadline, [&] { return w.notified; })) return true;
+  lk.unlock();
+  if (remove(w)) return false;
+  // complete() took us off the list just now and is about to notify: wait for it, then we are done.
+  lk.lock();
+  w.cv.wait(lk, [&] { return w.notified; });
+  return true;
+}
+
+}  // namespace actorscope

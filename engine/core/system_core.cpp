@@ -1,0 +1,329 @@
+// The shared state of one System: spawning, the name registry, the supervision tree, the live list
+// and an orderly shutdown.
+#include <actorscope/detail/cell_core.hpp>
+#include <actorscope/detail/system_core.hpp>
+
+#include <algorithm>
+#include <iostream>
+
+namespace actorscope::detail {
+
+SystemCore::SystemCore(std::unique_ptr<Runtime> runtime, System& owner)
+    : runtime_(std::move(runtime)), owner_(owner) {
+  if (!runtime_) throw std::invalid_argument("actorscope: a System needs a runtime; make one with make_runtime(\"asio\")");
+}
+
+SystemCore::~SystemCore() { shutdown(std::chrono::seconds(10)); }
+
+// ---------------------------------------------------------------------------------------------
+// Spawning
+
+Expected<void, SpawnError> SystemCore::start(CellCore& cell, CellCore* supervisor) {
+  const std::string type(cell.type_name());
+  add_live(cell);
+  if (!accepting_.load(std::memory_order_acquire)) {
+    cell.abandon_start(ExitKind::killed, "the system is shutting down");
+    return unexpected(SpawnError(SpawnError::Kind::system_stopping, type, "the system is shutting down"));
+  }
+  if (!cell.name().empty() && !register_name(cell)) {
+    std::string detail = "the name \"" + cell.name() + "\" is already registered";
+    if (Ref<CellCore> holder = lookup(cell.name())) detail += " by actor " + holder->id().to_string();
+    cell.abandon_start(ExitKind::failed, detail);
+    return unexpected(SpawnError(SpawnError::Kind::name_taken, type, std::move(detail)));
+  }
+  HookResult started = cell.start_on_caller();
+  if (started.kind == HookResult::Kind::failed) {
+    cell.abandon_start(ExitKind::failed, started.error);
+    return unexpected(SpawnError(SpawnError::Kind::startup_failed, type, std::move(started.error)));
+  }
+  if (supervisor != nullptr) {
+    auto linked = link(cell, *supervisor);
+    if (!linked) {
+      std::string detail = linked.error().what();
+      cell.abandon_start(ExitKind::killed, detail);
+      return unexpected(SpawnError(SpawnError::Kind::supervisor_stopping, type, std::move(detail)));
+    }
+  }
+  cell.launch();
+  return {};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Registry
+
+bool SystemCore::register_name(CellCore& cell) {
+  std::lock_guard lk(names_m_);
+  return names_.emplace(cell.name(), &cell).second;
+}
+
+void SystemCore::on_stopping(CellCore& cell) noexcept {
+  if (cell.name().empty()) return;
+  std::lock_guard lk(names_m_);
+  auto it = names_.find(cell.name());
+  if (it != names_.end() && it->second == &cell) names_.erase(it);
+}
+
+Ref<CellCore> SystemCore::lookup(std::string_view name) const {
+  std::lock_guard lk(names_m_);
+  auto it = names_.find(name);
+  return it == names_.end() ? Ref<CellCore>() : Ref<CellCore>(it->second);
+}
+
+std::vector<std::string> SystemCore::names() const {
+  std::lock_guard lk(names_m_);
+  std::vector<std::string> out;
+  out.reserve(names_.size());
+  for (const auto& [name, cell] : names_) out.push_back(name);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Supervision tree
+
+void SystemCore::attach_locked(CellCore& child, CellCore& parent) noexcept {
+  parent.retain();  // held by the child
+  child.retain();   // held by the parent
+  child.parent_ = &parent;
+  child.prev_sibling_ = nullptr;
+  child.next_sibling_ = parent.first_child_;
+  if (parent.first_child_ != nullptr) parent.first_child_->prev_sibling_ = &child;
+  parent.first_child_ = &child;
+}
+
+CellCore* SystemCore::detach_locked(CellCore& child) noexcept {
+  CellCore* parent = child.parent_;
+  if (parent == nullptr) return nullptr;
+  if (child.prev_sibling_ != nullptr) {
+    child.prev_sibling_->next_sibling_ = child.next_sibling_;
+  } else {
+    parent->first_child_ = child.next_sibling_;
+  }
+  if (child.next_sibling_ != nullptr) child.next_sibling_->prev_sibling_ = child.prev_sibling_;
+  child.prev_sibling_ = child.next_sibling_ = nullptr;
+  child.parent_ = nullptr;
+  return parent;  // the caller now owns the child's reference to the parent, and the parent's to the child
+}
+
+Expected<void, LinkError> SystemCore::link(CellCore& child, CellCore& parent) {
+  using K = LinkError::Kind;
+  const std::string who = "actor " + child.id().to_string();
+  if (&child.system() != this || &parent.system() != this)
+    return unexpected(LinkError(K::different_system, "cannot link actors that belong to different Systems"));
+  if (&child == &parent) return unexpected(LinkError(K::self_link, who + " cannot supervise itself"));
+  CellCore* old_parent = nullptr;
+  {
+    std::lock_guard lk(struct_m_);
+    if (child.status() >= ActorStatus::draining)
+      return unexpected(LinkError(K::child_stopping, who + " is " + std::string(to_string(child.status())) +
+                                                         " and cannot be linked"));
+    if (parent.children_closed_ || parent.status() >= ActorStatus::draining)
+      return unexpected(LinkError(K::supervisor_stopping, "supervisor " + parent.id().to_string() +
+                                                              " is shutting down and accepts no new children"));
+    for (const CellCore* a = &parent; a != nullptr; a = a->parent_)
+      if (a == &child)
+        return unexpected(LinkError(K::would_cycle, "actor " + parent.id().to_string() + " is a descendant of " +
+                                                        who + "; linking would make a cycle"));
+    if (child.parent_ == &parent) return {};
+    old_parent = detach_locked(child);
+    attach_locked(child, parent);
+  }
+  if (old_parent != nullptr) {
+    old_parent->release();
+    child.release();
+  }
+  return {};
+}
+
+bool SystemCore::unlink(CellCore& child, const CellCore& parent) {
+  CellCore* old = nullptr;
+  {
+    std::lock_guard lk(struct_m_);
+    if (child.parent_ != &parent) return false;
+    old = detach_locked(child);
+  }
+  old->release();
+  child.release();
+  return true;
+}
+
+Ref<CellCore> SystemCore::take_parent(CellCore& child) noexcept {
+  CellCore* parent = nullptr;
+  {
+    std::lock_guard lk(struct_m_);
+    parent = detach_locked(child);
+  }
+  if (parent == nullptr) return {};
+  child.release();  // the parent's reference to the child
+  return Ref<CellCore>::adopt(parent);
+}
+
+std::vector<Ref<CellCore>> SystemCore::detach_children(CellCore& parent) noexcept {
+  std::vector<Ref<CellCore>> out;
+  {
+    std::lock_guard lk(struct_m_);
+    parent.children_closed_ = true;
+    for (CellCore* c = parent.first_child_; c != nullptr;) {
+      CellCore* next = c->next_sibling_;
+      c->parent_ = nullptr;
+      c->prev_sibling_ = c->next_sibling_ = nullptr;
+      out.push_back(Ref<CellCore>::adopt(c));
+      c = next;
+    }
+    parent.first_child_ = nullptr;
+  }
+  for (std::size_t i = 0; i < out.size(); ++i) parent.release();  // each child's reference to us
+  return out;
+}
+
+Ref<CellCore> SystemCore::supervisor_of(const CellCore& cell) const {
+  std::lock_guard lk(struct_m_);
+  return Ref<CellCore>(cell.parent_);
+}
+
+std::vector<ActorCell> SystemCore::children_of(const CellCore& cell) const {
+  std::vector<ActorCell> out;
+  std::lock_guard lk(struct_m_);
+  for (CellCore* c = cell.first_child_; c != nullptr; c = c->next_sibling_) out.emplace_back(Ref<CellCore>(c));
+  std::reverse(out.begin(), out.end());  // the list is newest first; report spawn order
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Live cells and shutdown
+
+void SystemCore::add_live(CellCore& cell) {
+  cell.retain();  // the live list keeps an idle actor alive: actors live until they exit
+  std::lock_guard lk(struct_m_);
+  cell.live_prev_ = nullptr;
+  cell.live_next_ = live_head_;
+  if (live_head_ != nullptr) live_head_->live_prev_ = &cell;
+  live_head_ = &cell;
+  (cell.kind() == CellKind::task ? live_tasks_ : live_actors_)++;
+  live_total_.fetch_add(1, std::memory_order_relaxed);
+}
+
+void SystemCore::cell_exited(CellCore& cell) noexcept {
+  {
+    std::lock_guard lk(struct_m_);
+    if (cell.live_prev_ != nullptr) {
+      cell.live_prev_->live_next_ = cell.live_next_;
+    } else {
+      live_head_ = cell.live_next_;
+    }
+    if (cell.live_next_ != nullptr) cell.live_next_->live_prev_ = cell.live_prev_;
+    cell.live_prev_ = cell.live_next_ = nullptr;
+    (cell.kind() == CellKind::task ? live_tasks_ : live_actors_)--;
+    if (live_total_.fetch_sub(1, std::memory_order_acq_rel) == 1) no_live_.notify_all();
+  }
+  // Nothing of the System is touched after the lock: it may be destroyed from here on.
+  cell.release();
+}
+
+std::vector<ActorCell> SystemCore::live(CellKind kind) const {
+  std::vector<ActorCell> out;
+  std::lock_guard lk(struct_m_);
+  for (CellCore* c = live_head_; c != nullptr; c = c->live_next_)
+    if (c->kind() == kind) out.emplace_back(Ref<CellCore>(c));
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
+std::size_t SystemCore::live_count(CellKind kind) const {
+  std::lock_guard lk(struct_m_);
+  return kind == CellKind::task ? live_tasks_ : live_actors_;
+}
+
+bool SystemCore::wait_until_no_live(TimePoint deadline) {
+  if (runtime_->drives_waits())
+    return runtime_->drive_until([this] { return live_total_.load(std::memory_order_acquire) == 0; }, deadline);
+  std::unique_lock lk(struct_m_);
+  auto none = [this] { return live_total_.load(std::memory_order_acquire) == 0; };
+  if (deadline == TimePoint::max()) {
+    no_live_.wait(lk, none);
+    return true;
+  }
+  return no_live_.wait_until(lk, deadline, none);
+}
+
+bool SystemCore::shutdown(Duration timeout) {
+  if (shut_down_.exchange(true)) return live_total_.load() == 0;
+  if (detail::this_thread_runs_actors()) {
+    // Waiting here would deadlock this thread's actors. Refuse loudly rather than hang.
+    std::cerr << "actorscope: System shut down from a thread that runs actors; destroy it from outside the "
+                 "runtime instead. Actors were killed without waiting.\n";
+  }
+  accepting_.store(false, std::memory_order_release);
+  const TimePoint start = runtime_->now();
+  const TimePoint graceful_until = deadline_after(start, timeout / 2);
+  const TimePoint deadline = deadline_after(start, timeout);
+
+  std::vector<Ref<CellCore>> cells;
+  {
+    std::lock_guard lk(struct_m_);
+    for (CellCore* c = live_head_; c != nullptr; c = c->live_next_) cells.emplace_back(c);
+  }
+  // Roots stop gracefully (their post_stop runs, their subtrees are killed as they exit); tasks abort.
+  for (auto& c : cells) {
+    if (c->kind() == CellKind::task) {
+      c->request_kill();
+    } else if (!supervisor_of(*c)) {
+      c->request_stop("system shutdown");
+    }
+  }
+  bool clean = true;
+  if (!detail::this_thread_runs_actors()) {
+    if (!wait_until_no_live(graceful_until)) {
+      for (auto& c : cells) c->request_kill();
+      std::vector<Ref<CellCore>> late;
+      {
+        std::lock_guard lk(struct_m_);
+        for (CellCore* c = live_head_; c != nullptr; c = c->live_next_) late.emplace_back(c);
+      }
+      for (auto& c : late) c->request_kill();
+      clean = wait_until_no_live(deadline);
+    }
+    if (!clean) {
+      std::cerr << "actorscope: " << live_total_.load()
+                << " actor(s) did not exit within the shutdown timeout; a handler may be blocking its "
+                   "thread. Stopping the runtime anyway:";
+      std::lock_guard lk(struct_m_);
+      for (CellCore* c = live_head_; c != nullptr; c = c->live_next_)
+        std::cerr << ' ' << c->id().to_string() << " (" << c->type_name() << ")";
+      std::cerr << '\n';
+    }
+  } else {
+    for (auto& c : cells) c->request_kill();
+    clean = false;
+  }
+  cells.clear();
+  runtime_->shutdown();
+  return clean;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Logging
+
+void SystemCore::set_log_sink(LogSink sink) {
+  std::lock_guard lk(log_m_);
+  log_sink_ = std::move(sink);
+}
+
+void SystemCore::log(const CellCore* who, std::string_view text) {
+  LogRecord rec;
+  rec.text = text;
+  if (who != nullptr) {
+    rec.actor = who->id();
+    rec.name = who->name();
+    rec.type_name = who->type_name();
+  }
+  std::lock_guard lk(log_m_);
+  if (log_sink_) {
+    log_sink_(rec);
+    return;
+  }
+  std::clog << '[' << rec.actor.to_string();
+  if (!rec.name.empty()) std::clog << ' ' << rec.name;
+  std::clog << "] " << rec.text << '\n';
+}
+
+}  // namespace actorscope::detail

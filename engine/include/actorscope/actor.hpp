@@ -1,0 +1,153 @@
+// Defining an actor: derive from Actor<Self> (CRTP, so hooks are found at compile time and cost no
+// virtual call), name the Message, State and Arguments types, and write the hooks you need.
+//
+//   struct Counter : as::Actor<Counter> {
+//     using Message = std::variant<Add, Get>;
+//     using State = int;
+//     using Arguments = int;
+//     State pre_start(as::Context<Counter>&, int start) { return start; }
+//     void handle(as::Context<Counter>&, Message msg, State& total) { ... }
+//   };
+//
+// Hooks (all optional but handle): pre_start builds the state from the arguments, on the spawning
+// thread; post_start, handle, handle_supervisor_event and post_stop run on the actor's thread, one at
+// a time. Any of those four may be a coroutine returning as::Task<>. A throw ends the actor.
+#pragma once
+
+#include <actorscope/actor_ref.hpp>
+#include <actorscope/detail/cell_core.hpp>
+#include <actorscope/detail/format.hpp>
+#include <actorscope/runtime.hpp>
+#include <actorscope/supervision_event.hpp>
+#include <actorscope/task.hpp>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <variant>
+#include <vector>
+
+namespace actorscope {
+
+class System;
+
+/// How and where to spawn an actor.
+struct SpawnOptions {
+  /// Registers the actor under this name (where_is finds it). "" for an unnamed actor.
+  std::string name{};
+  /// Which thread the actor lives on. Only the Qt runtime distinguishes hosts and the GUI thread.
+  PlacementRequest placement{};
+  /// Messages handled per drain before the actor yields its thread to others.
+  std::uint32_t budget = 64;
+};
+
+namespace detail {
+template <class A>
+struct state_of {
+  using type = std::monostate;
+};
+template <class A>
+  requires requires { typename A::State; }
+struct state_of<A> {
+  using type = typename A::State;
+};
+template <class A>
+struct arguments_of {
+  using type = std::monostate;
+};
+template <class A>
+  requires requires { typename A::Arguments; }
+struct arguments_of<A> {
+  using type = typename A::Arguments;
+};
+
+void default_supervision(CellCore& self, const SupervisionEvent& event);
+}  // namespace detail
+
+template <class A>
+using message_t = typename A::Message;
+template <class A>
+using state_t = typename detail::state_of<A>::type;
+template <class A>
+using arguments_t = typename detail::arguments_of<A>::type;
+
+template <class A>
+class Context;
+
+/// The base of every actor. It supplies the default hooks; an actor's own hook of the same name
+/// hides the default.
+template <class Self>
+struct Actor {
+  template <class Ctx, class S>
+  void post_start(Ctx&, S&) {}
+  template <class Ctx, class S>
+  void post_stop(Ctx&, S&) {}
+  /// The default policy, as in ractor: when a child terminates or fails, the supervisor stops too
+  /// (so failures travel up the tree unless a supervisor handles them).
+  template <class Ctx, class S>
+  void handle_supervisor_event(Ctx& ctx, const SupervisionEvent& event, S&) {
+    detail::default_supervision(ctx.core(), event);
+  }
+};
+
+/// What a hook can do to and from its own actor. Valid for the actor's lifetime.
+template <class A>
+class Context {
+ public:
+  using Message = message_t<A>;
+
+  explicit Context(detail::CellCore& cell) noexcept : cell_(cell) {}
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+
+  /// A typed reference to this actor.
+  ActorRef<Message> self() const noexcept { return ActorRef<Message>(Ref<detail::CellCore>(&cell_)); }
+  ActorCell cell() const noexcept { return ActorCell(Ref<detail::CellCore>(&cell_)); }
+  ActorId id() const noexcept { return cell_.id(); }
+  const std::string& name() const noexcept { return cell_.name(); }
+  ActorStatus status() const noexcept { return cell_.status(); }
+  Runtime& runtime() const noexcept { return cell_.runtime(); }
+  System& system() const noexcept;
+
+  /// Stops this actor once the current hook returns (post_stop runs).
+  void stop(std::string reason = {}) const { cell_.request_stop(std::move(reason)); }
+  /// Kills this actor once the current hook returns (post_stop is skipped).
+  void kill() const { cell_.request_kill(); }
+  /// Stops taking new messages; the queued ones are still handled.
+  bool drain() const { return cell_.request_drain(); }
+
+  /// Spawns an actor supervised by this one.
+  template <class C>
+  [[nodiscard]] Expected<ActorRef<message_t<C>>, SpawnError> spawn_linked(SpawnOptions options = {},
+                                                                          arguments_t<C> args = {}) const;
+
+  std::vector<ActorCell> children() const;
+  void stop_children(std::string reason = {}) const;
+  /// Stops every child gracefully and waits (without blocking the thread) until they have all
+  /// exited; true if they did within `timeout`. The usual place is a coroutine post_stop, for an
+  /// orderly subtree shutdown in which every child's post_stop runs.
+  Task<bool> stop_children_and_wait(Duration timeout = no_timeout, std::string reason = {}) const;
+
+  /// Writes a line through the System's log sink: ctx.log("total = {}", total).
+  template <class... Args>
+  void log(std::string_view fmt, const Args&... args) const;
+
+  /// For the engine and its extensions.
+  detail::CellCore& core() const noexcept { return cell_; }
+
+ private:
+  detail::CellCore& cell_;
+};
+
+/// Visits a variant (a message, a supervision event) with one lambda per alternative.
+template <class... F>
+struct overloaded : F... {
+  using F::operator()...;
+};
+template <class V, class... F>
+decltype(auto) match(V&& value, F&&... handlers) {
+  return std::visit(overloaded<std::decay_t<F>...>{std::forward<F>(handlers)...}, std::forward<V>(value));
+}
+
+}  // namespace actorscope

@@ -1,0 +1,20 @@
+// Actorscope: everything a program needs to define, spawn and talk to actors.
+#pragma once
+
+#include <actorscope/actor.hpp>
+#include <actorscope/actor_cell.hpp>
+#include <actorscope/actor_id.hpp>
+#include <actorscope/actor_ref.hpp>
+#include <actorscope/actor_status.hpp>
+#include <actorscope/errors.hpp>
+#include <actorscope/expected.hpp>
+#include <actorscope/interval.hpp>
+#include <actorscope/join_handle.hpp>
+#include <actorscope/join_set.hpp>
+#include <actorscope/manual_runtime.hpp>
+#include <actorscope/reply.hpp>
+#include <actorscope/runtime.hpp>
+#include <actorscope/sleep.hpp>
+#include <actorscope/supervision_event.hpp>
+#include <actorscope/system.hpp>
+#include <actorscope/task.hpp>

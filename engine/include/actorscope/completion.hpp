@@ -1,0 +1,80 @@
+// Completion: a one-shot "done" event that threads can block on (with a deadline), coroutines can
+// await, and callbacks can hang off. Actor exits, task results, replies and join sets all use it.
+#pragma once
+
+#include <actorscope/runtime.hpp>
+
+#include <atomic>
+#include <mutex>
+#include <string_view>
+#include <utility>
+
+namespace actorscope {
+
+class Completion;
+
+namespace detail {
+/// Something to tell when a Completion completes. notify() is called at most once, on the
+/// completing thread, after the node has been unlinked.
+class WaiterNode {
+ public:
+  virtual void notify() noexcept = 0;
+
+ protected:
+  ~WaiterNode() = default;
+
+ private:
+  friend class actorscope::Completion;
+  WaiterNode* wprev_ = nullptr;
+  WaiterNode* wnext_ = nullptr;
+  bool linked_ = false;
+};
+}  // namespace detail
+
+class Completion {
+ public:
+  Completion() = default;
+  Completion(const Completion&) = delete;
+  Completion& operator=(const Completion&) = delete;
+  ~Completion();
+
+  /// @thread any
+  bool is_done() const noexcept { return done_.load(std::memory_order_acquire); }
+
+  /// Marks the event done and notifies every waiter. False if it was already done. @thread any
+  bool complete() noexcept;
+
+  /// Registers a waiter. False (and nothing registered) if already done. @thread any
+  bool add(detail::WaiterNode& w) noexcept;
+
+  /// Unregisters a waiter. False if it is not registered any more, which means its notify()
+  /// has run or is about to run on the completing thread. @thread any
+  bool remove(detail::WaiterNode& w) noexcept;
+
+  /// Blocks the calling thread until done or `deadline`; true if done. Throws BlockingWaitError
+  /// on a thread that runs actors (name the operation in `operation`). On a runtime that drives
+  /// its own waits (manual), it drives `rt` instead of sleeping.
+  bool wait_until(Runtime& rt, TimePoint deadline, std::string_view operation);
+
+  /// Calls `fn()` once when done: right now if already done, else on the completing thread.
+  template <class F>
+  void on_done(F&& fn) {
+    struct Callback final : detail::WaiterNode {
+      explicit Callback(F&& f) : fn(std::forward<F>(f)) {}
+      void notify() noexcept override {
+        fn();
+        delete this;
+      }
+      std::decay_t<F> fn;
+    };
+    auto* cb = new Callback(std::forward<F>(fn));
+    if (!add(*cb)) cb->notify();
+  }
+
+ private:
+  std::atomic<bool> done_{false};
+  std::mutex m_;
+  detail::WaiterNode* head_ = nullptr;
+};
+
+}  // namespace actorscope

@@ -1,0 +1,204 @@
+// CellCore: the untyped half of an actor. It owns the four mailbox lanes, the scheduling state
+// machine that guarantees one drain at a time without locks or strands, and the lifecycle
+// (start, stop, kill, failure, exit). The typed Cell<A> on top supplies only the hook calls.
+#pragma once
+
+#include <actorscope/actor_cell.hpp>
+#include <actorscope/detail/mailbox.hpp>
+#include <actorscope/join_handle.hpp>
+#include <actorscope/runtime.hpp>
+#include <actorscope/supervision_event.hpp>
+#include <actorscope/task.hpp>
+#include <actorscope/wait.hpp>
+
+#include <atomic>
+#include <coroutine>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace actorscope::detail {
+
+class SystemCore;
+struct StopRequest;
+
+/// What running a hook did: finished, threw, or suspended in a coroutine (to be resumed by a wake).
+struct HookResult {
+  enum class Kind : std::uint8_t { done, failed, suspended };
+  Kind kind = Kind::done;
+  std::string error;
+
+  static HookResult ok() { return {}; }
+  static HookResult failure(std::string e) { return {Kind::failed, std::move(e)}; }
+  static HookResult suspended() { return {Kind::suspended, {}}; }
+};
+
+/// The text of the exception being handled ("unknown exception" for non-std ones).
+std::string describe_current_exception();
+std::string describe_exception(const std::exception_ptr& e);
+
+struct SupervisionNode final : MailboxNode {
+  explicit SupervisionNode(SupervisionEvent e) : event(std::move(e)) {}
+  SupervisionEvent event;
+};
+
+enum class CellKind : std::uint8_t { actor, task };
+
+struct CellConfig {
+  std::string name;
+  std::uint32_t budget = 64;
+  Placement placement;
+  const void* message_tag = nullptr;
+  std::string_view type_name;
+  CellKind kind = CellKind::actor;
+};
+
+class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContext {
+ public:
+  // -- identity (any thread) --
+  ActorId id() const noexcept { return id_; }
+  const std::string& name() const noexcept { return name_; }
+  std::string_view type_name() const noexcept { return type_name_; }
+  const void* message_tag() const noexcept { return message_tag_; }
+  CellKind kind() const noexcept { return kind_; }
+  ActorStatus status() const noexcept { return static_cast<ActorStatus>(status_.load(std::memory_order_acquire)); }
+  bool accepts_messages() const noexcept { return status() < ActorStatus::draining; }
+  SystemCore& system() const noexcept { return sys_; }
+
+  // -- ExecContext --
+  Runtime& runtime() const noexcept override { return runtime_; }
+  Placement placement() const noexcept override { return placement_; }
+  void post_wake(Wait& w) noexcept override;
+  void retain_context() const noexcept override { retain(); }
+  void release_context() const noexcept override { release(); }
+
+  // -- JoinStateBase --
+  void abort() noexcept override { request_kill(); }
+  Runtime& join_runtime() const noexcept override { return runtime_; }
+
+  // -- requests (any thread) --
+  /// Queues a message on the lowest lane. False if the actor no longer accepts messages; the
+  /// caller then still owns `n`.
+  bool push_message(MailboxNode& n) noexcept;
+  /// Queues a supervision event. False (event dropped) if the actor has exited.
+  bool push_supervision(SupervisionEvent event) noexcept;
+  /// Graceful stop: the in-flight handler finishes, then post_stop runs. A second stop is ignored.
+  void request_stop(std::string reason) noexcept;
+  /// Immediate: interrupts a suspended handler, skips post_stop.
+  void request_kill() noexcept;
+  /// Refuses new messages; the queued ones are handled, then the actor stops ("drained").
+  bool request_drain() noexcept;
+
+  // -- Runnable: the mailbox drain (runtime thread) --
+  void run() noexcept override;
+  void discard() noexcept override;
+
+ protected:
+  CellCore(SystemCore& sys, CellConfig config);
+  ~CellCore() override;
+
+  // Hooks supplied by the typed cell. run_pre_start runs on the spawning thread; the others on
+  // the actor's thread, one at a time. A hook that returns suspended has called start_task().
+  virtual HookResult run_pre_start() noexcept = 0;
+  virtual HookResult run_post_start() noexcept = 0;
+  virtual HookResult run_message(MailboxNode& n) noexcept = 0;
+  virtual HookResult run_supervision(SupervisionEvent& event) noexcept = 0;
+  virtual HookResult run_post_stop() noexcept = 0;
+  virtual void destroy_message(MailboxNode& n) noexcept = 0;
+  /// Moves the final state into a box for the supervisor (empty box if there is none).
+  virtual BoxedState take_state() noexcept = 0;
+  /// Destroys the state (if it was not taken). Runs on the actor's thread.
+  virtual void destroy_state() noexcept = 0;
+  /// A coroutine hook finished; called before its frame is destroyed.
+  virtual void on_task_finished() noexcept {}
+  /// The actor is exiting; called before waiters are woken.
+  virtual void on_exit(const ActorExit& exit) noexcept { (void)exit; }
+
+  /// Starts a coroutine hook and takes ownership of its frame.
+  HookResult start_task(std::coroutine_handle<> frame, PromiseBase& promise) noexcept;
+
+  /// Releases whatever an actor that never exited still holds (a suspended frame, queued
+  /// messages). The most-derived cell calls it from its destructor, while its members are alive.
+  void dispose() noexcept;
+
+ private:
+  friend class SystemCore;
+
+  enum class Phase : std::uint8_t { created, starting, running, stopping, finished };
+  enum class Hook : std::uint8_t { none, post_start, message, supervision, post_stop };
+  enum class DrainEnd : std::uint8_t { parked, yielded, finished };
+  // The scheduling state: at most one drain is in flight, and only the producer that moves the
+  // cell out of idle (or suspended, for urgent work) schedules it.
+  static constexpr std::uint8_t kIdle = 0, kScheduled = 1, kSuspended = 2, kTerminated = 3;
+
+  DrainEnd drain() noexcept;
+  void schedule_drain(Urgency u) noexcept;
+  void wake_if_idle(Urgency u) noexcept;
+  void wake_if_idle_or_suspended() noexcept;
+  bool enter_idle() noexcept;
+  bool enter_suspended() noexcept;
+  bool has_work() const noexcept;
+  StopRequest* take_stop() noexcept;
+  MailboxNode* next_supervision() noexcept;
+  MailboxNode* next_message() noexcept;
+  void deliver_wakes() noexcept;
+  void begin_hook(Hook hook, HookResult r) noexcept;
+  void complete_hook(Hook hook, HookResult r) noexcept;
+  void complete_task() noexcept;
+  void drop_in_flight() noexcept;
+  void begin_stop(std::string reason) noexcept;
+  void on_killed() noexcept;
+  void finish(ExitKind kind, std::string text, bool with_state) noexcept;
+  void close_lanes() noexcept;
+  /// Monotonic status update; the first move to stopping or beyond frees the name. Returns the old status.
+  ActorStatus advance_status(ActorStatus to) noexcept;
+
+  // Called by SystemCore on the spawning thread.
+  HookResult start_on_caller() noexcept;
+  void abandon_start(ExitKind kind, std::string text) noexcept;
+  void launch() noexcept;
+
+  // -- identity: fixed at construction --
+  SystemCore& sys_;
+  Runtime& runtime_;
+  ActorId id_;
+  std::string name_;
+  std::string_view type_name_;
+  const void* message_tag_;
+  Placement placement_;
+  std::uint32_t budget_;
+  CellKind kind_;
+
+  // -- cross-thread state --
+  std::atomic<std::uint8_t> status_{static_cast<std::uint8_t>(ActorStatus::unstarted)};
+  std::atomic<std::uint8_t> sched_{kScheduled};  // the spawner owns the first drain
+  std::atomic<bool> kill_{false};
+  std::atomic<StopRequest*> stop_{nullptr};
+  MailboxNode drain_marker_;
+  Inbox wakes_;
+  Inbox supervision_;
+  Inbox messages_{&drain_marker_};
+
+  // -- owned by the drain (one thread at a time) --
+  NodeQueue wake_queue_;
+  NodeQueue supervision_queue_;
+  NodeQueue message_queue_;
+  Phase phase_ = Phase::created;
+  Hook hook_ = Hook::none;  // the suspended hook, if task_ is set
+  std::coroutine_handle<> task_{};
+  PromiseBase* task_promise_ = nullptr;
+  MailboxNode* in_flight_ = nullptr;  // the message or event the current hook is handling
+  bool in_flight_is_supervision_ = false;
+  std::string stop_reason_;
+
+  // -- guarded by SystemCore's structure mutex --
+  CellCore* parent_ = nullptr;  // holds a reference while linked
+  CellCore* first_child_ = nullptr;
+  CellCore* prev_sibling_ = nullptr;
+  CellCore* next_sibling_ = nullptr;  // the parent holds a reference to each child
+  CellCore* live_prev_ = nullptr;
+  CellCore* live_next_ = nullptr;  // the live list holds a reference until exit
+  bool children_closed_ = false;
+};
+
+}  // namespace actorscope::detail

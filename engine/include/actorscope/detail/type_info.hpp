@@ -1,0 +1,26 @@
+// Type identity without RTTI: a unique tag per type, and a readable type name for logs and views.
+#pragma once
+
+#include <string_view>
+
+namespace actorscope::detail {
+
+/// A unique address per type (shared across translation units, as inline statics are).
+template <class T>
+const void* type_tag() noexcept {
+  static const char tag = 0;
+  return &tag;
+}
+
+/// "Counter", "std::variant<Add, Get>", ... as the compiler spells it.
+template <class T>
+constexpr std::string_view type_name() noexcept {
+  std::string_view s = __PRETTY_FUNCTION__;
+  const auto start = s.find("T = ");
+  if (start == std::string_view::npos) return "unknown";
+  s.remove_prefix(start + 4);
+  const auto end = s.find_first_of(";]");
+  return s.substr(0, end);
+}
+
+}  // namespace actorscope::detail

@@ -1,0 +1,92 @@
+// Typed errors for mistakes a user can make. Each message says what went wrong and what to do.
+#pragma once
+
+#include <actorscope/actor_id.hpp>
+#include <actorscope/actor_status.hpp>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace actorscope {
+
+/// A blocking wait (wait, stop_and_wait, a synchronous call(...).get(), ...) was called on a thread
+/// that runs actors. It would deadlock that thread's actors, so the engine refuses it.
+class BlockingWaitError : public std::logic_error {
+ public:
+  explicit BlockingWaitError(std::string_view operation);
+};
+
+/// Why a spawn did not produce a running actor.
+class SpawnError {
+ public:
+  enum class Kind : std::uint8_t {
+    startup_failed,       ///< pre_start threw or returned an error; the actor never ran
+    name_taken,           ///< another live actor already has the requested name
+    supervisor_stopping,  ///< spawn_linked under a supervisor that is draining or stopping
+    bad_placement,        ///< the runtime cannot place the actor where it was asked to go
+    system_stopping,      ///< the System is shutting down
+  };
+
+  SpawnError(Kind kind, std::string actor_type, std::string detail);
+
+  Kind kind() const noexcept { return kind_; }
+  /// The error's own text: the exception message from pre_start, the contested name, ...
+  const std::string& detail() const noexcept { return detail_; }
+  const std::string& actor_type() const noexcept { return actor_type_; }
+  /// A full sentence for logs and for BadExpectedAccess.
+  const char* what() const noexcept { return text_.c_str(); }
+
+ private:
+  Kind kind_;
+  std::string actor_type_;
+  std::string detail_;
+  std::string text_;
+};
+
+/// A message could not be delivered. The message itself is handed back to the caller.
+template <class M>
+class SendError {
+ public:
+  SendError(M message, ActorId target, ActorStatus status)
+      : message_(std::move(message)),
+        target_(target),
+        status_(status),
+        text_("cannot send to actor " + target.to_string() + ": it is " + std::string(to_string(status)) +
+              " and accepts no new messages") {}
+
+  /// The undelivered message.
+  M& message() & noexcept { return message_; }
+  M&& message() && noexcept { return std::move(message_); }
+  ActorId target() const noexcept { return target_; }
+  ActorStatus status() const noexcept { return status_; }
+  const char* what() const noexcept { return text_.c_str(); }
+
+ private:
+  M message_;
+  ActorId target_;
+  ActorStatus status_;
+  std::string text_;
+};
+
+/// A link between a child and a supervisor was refused.
+class LinkError {
+ public:
+  enum class Kind : std::uint8_t {
+    self_link,            ///< an actor cannot supervise itself
+    would_cycle,          ///< the supervisor is a descendant of the child
+    child_stopping,       ///< the child is draining, stopping or stopped
+    supervisor_stopping,  ///< the supervisor is draining, stopping or stopped
+    different_system,     ///< the two actors belong to different Systems
+  };
+  LinkError(Kind kind, std::string text) : kind_(kind), text_(std::move(text)) {}
+  Kind kind() const noexcept { return kind_; }
+  const char* what() const noexcept { return text_.c_str(); }
+
+ private:
+  Kind kind_;
+  std::string text_;
+};
+
+}  // namespace actorscope

@@ -1,0 +1,170 @@
+// The runtime seam: the small, backend-neutral interface that every scheduler implements
+// ("asio", "qt", "manual"). The core owns mailboxes, lanes, timers' bookkeeping and supervision;
+// a backend only runs work later, fires one-shot deadlines and says which thread is which.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace actorscope {
+
+using Clock = std::chrono::steady_clock;
+using TimePoint = Clock::time_point;
+using Duration = Clock::duration;
+
+/// A timeout that never expires.
+inline constexpr Duration no_timeout = Duration::max();
+
+/// `now + d`, saturating instead of overflowing (so `no_timeout` stays no_timeout).
+constexpr TimePoint deadline_after(TimePoint now, Duration d) noexcept {
+  if (d >= TimePoint::max() - now) return TimePoint::max();
+  return now + d;
+}
+
+/// A unit of work owned by the core: an actor's mailbox drain, a timer expiry, a blocking job.
+/// Contract: once handed to a runtime (schedule, arm, run_blocking), the runtime calls exactly one of
+/// run() or discard(). discard() means the work will never run (disarmed, or the runtime stopped)
+/// and must only release what the work holds.
+class Runnable {
+ public:
+  virtual void run() noexcept = 0;
+  virtual void discard() noexcept = 0;
+
+ protected:
+  ~Runnable() = default;
+};
+
+/// How urgent a scheduled drain is. `high` is used when a kill or stop is pending; a backend with
+/// event priorities (Qt) posts it ahead of ordinary work, others may ignore it.
+enum class Urgency : std::uint8_t { normal, high };
+
+/// Where an actor asks to live. The backend turns it into a Placement once, at spawn.
+struct PlacementRequest {
+  enum class Kind : std::uint8_t {
+    any,   ///< wherever the runtime likes (Asio: any pool thread; Qt: a worker, round robin)
+    gui,   ///< the GUI (main) thread, so the actor may touch widgets (Qt only)
+    host,  ///< a specific worker host, by index (Qt pins to that thread; Asio ignores it)
+  };
+  Kind kind = Kind::any;
+  std::uint32_t host = 0;
+
+  static constexpr PlacementRequest any() noexcept { return {}; }
+  static constexpr PlacementRequest gui() noexcept { return {Kind::gui, 0}; }
+  static constexpr PlacementRequest on_host(std::uint32_t index) noexcept { return {Kind::host, index}; }
+};
+
+/// A backend's resolved home for an actor or a timer. Opaque to the core.
+struct Placement {
+  std::uint32_t host = 0;
+};
+
+/// Identifies an armed timer to its runtime, for disarm. 0 is "no timer".
+using TimerToken = std::uint64_t;
+
+struct RuntimeOptions {
+  /// Worker threads. 0 means the hardware concurrency. The manual runtime ignores it.
+  unsigned threads = 0;
+  /// Threads for run_blocking work. 0 means the backend's default.
+  unsigned blocking_threads = 0;
+
+  /// Qt only: whether the program provides the Q(Core)Application or the runtime makes its own.
+  enum class QtApplication : std::uint8_t {
+    automatic,  ///< use the existing one if there is one, otherwise make and own one
+    existing,   ///< the program provides it; creating the runtime without one is an error
+    owned,      ///< the runtime makes one; an existing one is an error
+  };
+  QtApplication qt_application = QtApplication::automatic;
+};
+
+class Runtime {
+ public:
+  virtual ~Runtime() = default;
+
+  /// The name it was created by: "asio", "qt" or "manual".
+  virtual std::string_view name() const noexcept = 0;
+  /// Worker threads that run actors (1 for manual).
+  virtual unsigned thread_count() const noexcept = 0;
+
+  /// Resolves a spawn's placement request. Throws std::invalid_argument for a request this backend
+  /// cannot honour (for example GUI placement where there is no GUI thread).
+  virtual Placement place(const PlacementRequest& request) = 0;
+
+  /// Runs `work` soon on a thread allowed by `where`. Never runs it inline. @thread any
+  virtual void schedule(Runnable& work, Placement where, Urgency urgency) noexcept = 0;
+
+  /// The runtime's clock. Real runtimes read steady_clock; the manual runtime has a virtual clock.
+  virtual TimePoint now() const noexcept = 0;
+
+  /// Runs `work` once at or after `deadline` (never early) on a thread allowed by `where`.
+  /// @thread any
+  virtual TimerToken arm(Runnable& work, TimePoint deadline, Placement where) noexcept = 0;
+
+  /// Best effort: if the timer has not fired yet, it will not; its work is discarded instead.
+  /// The race with a firing timer is decided by the core, never by this call. @thread any
+  virtual void disarm(TimerToken token) noexcept = 0;
+
+  /// Runs `work` on a thread meant for blocking calls, away from the actor threads. @thread any
+  virtual void run_blocking(Runnable& work) noexcept = 0;
+
+  /// True on a thread that runs actors for this runtime, where a blocking wait would deadlock.
+  virtual bool on_runtime_thread() const noexcept = 0;
+
+  /// A runtime that is driven by its caller (manual) makes blocking waits drive it instead of
+  /// sleeping. Real runtimes return false and waits block on a condition variable.
+  virtual bool drives_waits() const noexcept { return false; }
+  /// Only when drives_waits(): run work and advance the clock until `done()` or `deadline`.
+  virtual bool drive_until(const std::function<bool()>& done, TimePoint deadline) {
+    (void)deadline;
+    return done();
+  }
+
+  /// Stops the threads. Work that has not run is discarded. Idempotent. The System calls it
+  /// after every actor has stopped.
+  virtual void shutdown() noexcept = 0;
+};
+
+/// make_runtime was given a name that no linked backend provides.
+class UnknownRuntimeError : public std::invalid_argument {
+ public:
+  UnknownRuntimeError(std::string requested, std::vector<std::string> known);
+  const std::string& requested() const noexcept { return requested_; }
+  const std::vector<std::string>& known() const noexcept { return known_; }
+
+ private:
+  std::string requested_;
+  std::vector<std::string> known_;
+};
+
+using RuntimeFactory = std::unique_ptr<Runtime> (*)(const RuntimeOptions&);
+
+/// Makes `name` available to make_runtime. Backends in their own targets (qt) call this from a
+/// static registrar; "asio" and "manual" are always known.
+void register_runtime(std::string_view name, RuntimeFactory factory);
+
+/// The names make_runtime accepts, sorted.
+std::vector<std::string> runtime_names();
+
+/// Creates a runtime by name, chosen at run time. Throws UnknownRuntimeError for an unknown name.
+std::unique_ptr<Runtime> make_runtime(std::string_view name, const RuntimeOptions& options = {});
+
+namespace detail {
+/// Marks the current thread as one that runs actors for as long as the scope lives. Backends
+/// use it on their worker threads; blocking waits refuse to run on such a thread.
+class RuntimeThreadScope {
+ public:
+  RuntimeThreadScope() noexcept;
+  ~RuntimeThreadScope();
+  RuntimeThreadScope(const RuntimeThreadScope&) = delete;
+  RuntimeThreadScope& operator=(const RuntimeThreadScope&) = delete;
+};
+/// True while the current thread is inside a RuntimeThreadScope of any runtime.
+bool this_thread_runs_actors() noexcept;
+}  // namespace detail
+
+}  // namespace actorscope

@@ -1,0 +1,204 @@
+// The Boost.Asio backend.
+#include "asio_runtime.hpp"
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/thread_pool.hpp>
+
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+namespace actorscope {
+
+namespace {
+thread_local const AsioRuntime* current_runtime = nullptr;
+
+// A posted Runnable. If Asio destroys the handler without calling it (the pool stopped), the
+// work is discarded, so every scheduled Runnable hears exactly one of run() or discard().
+class RunHandler {
+ public:
+  explicit RunHandler(Runnable* r) noexcept : r_(r) {}
+  RunHandler(RunHandler&& o) noexcept : r_(std::exchange(o.r_, nullptr)) {}
+  RunHandler& operator=(RunHandler&&) = delete;
+  ~RunHandler() {
+    if (r_ != nullptr) r_->discard();
+  }
+  void operator()() { std::exchange(r_, nullptr)->run(); }
+
+ private:
+  Runnable* r_;
+};
+}  // namespace
+
+struct AsioRuntime::Impl {
+  explicit Impl(const RuntimeOptions& o)
+      : threads(o.threads != 0 ? o.threads : std::max(1u, std::thread::hardware_concurrency())),
+        blocking_threads(o.blocking_threads != 0 ? o.blocking_threads : 4),
+        ioc(static_cast<int>(threads)),
+        work(boost::asio::make_work_guard(ioc)),
+        timer(ioc) {}
+
+  // -- timers: one steady_timer armed for the earliest deadline; every access to it holds timer_m --
+  void arm_locked(TimePoint deadline) {
+    timer.expires_at(deadline);
+    timer.async_wait([this](const boost::system::error_code& ec) {
+      if (ec != boost::asio::error::operation_aborted) on_timer();
+    });
+  }
+
+  void on_timer() {
+    std::vector<Runnable*> due;
+    {
+      std::lock_guard lk(timer_m);
+      if (stopped) return;
+      const TimePoint now = Clock::now();
+      while (!by_deadline.empty() && by_deadline.begin()->first.first <= now) {
+        auto it = by_deadline.begin();
+        due.push_back(it->second);
+        by_token.erase(it->first.second);
+        by_deadline.erase(it);
+      }
+      armed_for = TimePoint::max();
+      if (!by_deadline.empty()) {
+        armed_for = by_deadline.begin()->first.first;
+        arm_locked(armed_for);
+      }
+    }
+    for (Runnable* r : due) r->run();
+  }
+
+  const unsigned threads;
+  const unsigned blocking_threads;
+  boost::asio::io_context ioc;
+  std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work;
+  std::vector<std::thread> pool;
+  std::atomic<bool> accepting{true};
+
+  std::mutex timer_m;
+  boost::asio::steady_timer timer;
+  std::map<std::pair<TimePoint, TimerToken>, Runnable*> by_deadline;
+  std::unordered_map<TimerToken, TimePoint> by_token;
+  TimerToken next_token = 1;
+  TimePoint armed_for = TimePoint::max();
+  bool stopped = false;
+
+  std::mutex blocking_m;
+  std::unique_ptr<boost::asio::thread_pool> blocking;
+};
+
+AsioRuntime::AsioRuntime(const RuntimeOptions& options) : impl_(std::make_unique<Impl>(options)) {
+  impl_->pool.reserve(impl_->threads);
+  for (unsigned i = 0; i < impl_->threads; ++i) {
+    impl_->pool.emplace_back([this] {
+      current_runtime = this;
+      detail::RuntimeThreadScope scope;
+      impl_->ioc.run();
+    });
+  }
+}
+
+AsioRuntime::~AsioRuntime() { shutdown(); }
+
+unsigned AsioRuntime::thread_count() const noexcept { return impl_->threads; }
+
+Placement AsioRuntime::place(const PlacementRequest& request) {
+  if (request.kind == PlacementRequest::Kind::gui)
+    throw std::invalid_argument(
+        "the asio runtime has no GUI thread; spawn GUI actors on the \"qt\" runtime (PlacementRequest::gui())");
+  return {};  // any pool thread: work is shared, not pinned
+}
+
+void AsioRuntime::schedule(Runnable& work, Placement, Urgency) noexcept {
+  if (!impl_->accepting.load(std::memory_order_acquire)) {
+    work.discard();
+    return;
+  }
+  boost::asio::post(impl_->ioc, RunHandler(&work));
+}
+
+TimerToken AsioRuntime::arm(Runnable& work, TimePoint deadline, Placement) noexcept {
+  Impl& s = *impl_;
+  {
+    std::lock_guard lk(s.timer_m);
+    if (!s.stopped) {
+      const TimerToken token = s.next_token++;
+      s.by_deadline.emplace(std::make_pair(deadline, token), &work);
+      s.by_token.emplace(token, deadline);
+      if (deadline < s.armed_for) {
+        s.armed_for = deadline;
+        s.arm_locked(deadline);  // cancels the wait for the later deadline
+      }
+      return token;
+    }
+  }
+  work.discard();
+  return 0;
+}
+
+void AsioRuntime::disarm(TimerToken token) noexcept {
+  Runnable* work = nullptr;
+  {
+    std::lock_guard lk(impl_->timer_m);
+    auto d = impl_->by_token.find(token);
+    if (d == impl_->by_token.end()) return;  // already fired (or firing): the core decides
+    auto t = impl_->by_deadline.find({d->second, token});
+    work = t->second;
+    impl_->by_deadline.erase(t);
+    impl_->by_token.erase(d);
+    // The steady_timer may still fire for this deadline; on_timer then finds nothing due.
+  }
+  work->discard();
+}
+
+void AsioRuntime::run_blocking(Runnable& work) noexcept {
+  if (!impl_->accepting.load(std::memory_order_acquire)) {
+    work.discard();
+    return;
+  }
+  boost::asio::thread_pool* pool = nullptr;
+  {
+    std::lock_guard lk(impl_->blocking_m);
+    if (!impl_->blocking) impl_->blocking = std::make_unique<boost::asio::thread_pool>(impl_->blocking_threads);
+    pool = impl_->blocking.get();
+  }
+  boost::asio::post(*pool, RunHandler(&work));
+}
+
+bool AsioRuntime::on_runtime_thread() const noexcept { return current_runtime == this; }
+
+void AsioRuntime::shutdown() noexcept {
+  Impl& s = *impl_;
+  if (!s.accepting.exchange(false)) return;
+  std::map<std::pair<TimePoint, TimerToken>, Runnable*> timers;
+  {
+    std::lock_guard lk(s.timer_m);
+    s.stopped = true;
+    timers.swap(s.by_deadline);
+    s.by_token.clear();
+    s.timer.cancel();
+  }
+  for (auto& [key, r] : timers) r->discard();
+  s.work.reset();
+  s.ioc.stop();
+  for (auto& t : s.pool)
+    if (t.joinable()) t.join();
+  {
+    std::unique_ptr<boost::asio::thread_pool> blocking;
+    {
+      std::lock_guard lk(s.blocking_m);
+      blocking = std::move(s.blocking);
+    }
+    if (blocking) blocking->join();
+  }
+  // Handlers still queued are destroyed with the io_context; RunHandler discards their work then.
+}
+
+}  // namespace actorscope
