@@ -86,6 +86,8 @@ bool ActorCell::stop_children_and_wait(Duration timeout, std::string reason) con
   return all;
 }
 
-bool operator==(const ActorCell& a, const ActorCell& b) noexcept { return a.id() == b.id(); }
+// The same actor, not merely the same id: ids are unique within one System, and two Systems may
+// both have an actor 0.1.
+bool operator==(const ActorCell& a, const ActorCell& b) noexcept { return a.cell_ == b.cell_; }
 
 }  // namespace actorscope

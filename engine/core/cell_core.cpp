@@ -414,8 +414,10 @@ void CellCore::finish(ExitKind kind, std::string text, bool with_state) noexcept
     }
   }
   sched_.store(kTerminated, std::memory_order_release);
+  // Leave the System before waking waiters, so that whoever wakes sees the actor gone everywhere.
+  // From here on the System may be torn down; waking waiters only touches this cell.
+  sys_.cell_exited(*this);
   set_result(std::move(exit));
-  sys_.cell_exited(*this);  // last: the System may be torn down once every cell has exited
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -436,8 +438,8 @@ void CellCore::abandon_start(ExitKind kind, std::string text) noexcept {
   ActorExit exit{kind, std::move(text)};
   on_exit(exit);
   sched_.store(kTerminated, std::memory_order_release);
-  set_result(std::move(exit));
   sys_.cell_exited(*this);
+  set_result(std::move(exit));
 }
 
 void CellCore::launch() noexcept {

@@ -9,8 +9,8 @@
 //     void handle(as::Context<Counter>&, Message msg, State& total) { ... }
 //   };
 //
-// Hooks (all optional but handle): pre_start builds the state from the arguments, on the spawning
-// thread; post_start, handle, handle_supervisor_event and post_stop run on the actor's thread, one at
+// Deriving from Actor<Self> is optional. Hooks (all optional but handle): pre_start builds the
+// state from the arguments, on the spawning thread; post_start, handle, handle_supervisor_event and post_stop run on the actor's thread, one at
 // a time. Any of those four may be a coroutine returning as::Task<>. A throw ends the actor.
 #pragma once
 
@@ -75,21 +75,13 @@ using arguments_t = typename detail::arguments_of<A>::type;
 template <class A>
 class Context;
 
-/// The base of every actor. It supplies the default hooks; an actor's own hook of the same name
-/// hides the default.
+/// An optional base that documents "this is an actor". Hooks are found by name at compile time
+/// whether or not a type derives from it, so an actor can also be a plain aggregate configured with
+/// designated initializers: `spawn(Worker{.retries = 3}, {})`. The defaults for missing hooks:
+/// post_start and post_stop do nothing; handle_supervisor_event stops the actor when a child
+/// terminates or fails (ractor's policy, so failures travel up the tree unless handled).
 template <class Self>
-struct Actor {
-  template <class Ctx, class S>
-  void post_start(Ctx&, S&) {}
-  template <class Ctx, class S>
-  void post_stop(Ctx&, S&) {}
-  /// The default policy, as in ractor: when a child terminates or fails, the supervisor stops too
-  /// (so failures travel up the tree unless a supervisor handles them).
-  template <class Ctx, class S>
-  void handle_supervisor_event(Ctx& ctx, const SupervisionEvent& event, S&) {
-    detail::default_supervision(ctx.core(), event);
-  }
-};
+struct Actor {};
 
 /// What a hook can do to and from its own actor. Valid for the actor's lifetime.
 template <class A>

@@ -1,4 +1,5 @@
-// ActorCell: the untyped handle to an actor. Cheap to copy; compares and hashes by ActorId.
+// ActorCell: the untyped handle to an actor. Cheap to copy; equal when it is the same actor,
+// hashed by ActorId.
 // Everything that does not need the message type lives here (stop, kill, wait, links, children).
 #pragma once
 

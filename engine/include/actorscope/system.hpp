@@ -57,6 +57,13 @@ class System {
                                                   std::string(detail::type_name<A>()), "the supervisor handle is empty"));
     return spawn_impl<A>(A{}, std::move(options), std::move(args), supervisor.core());
   }
+  template <class A>
+  [[nodiscard]] SpawnResult<A> spawn_linked(const ActorCell& supervisor, A actor, SpawnOptions options,
+                                            arguments_t<A> args = {}) {
+    if (!supervisor) return unexpected(SpawnError(SpawnError::Kind::supervisor_stopping,
+                                                  std::string(detail::type_name<A>()), "the supervisor handle is empty"));
+    return spawn_impl<A>(std::move(actor), std::move(options), std::move(args), supervisor.core());
+  }
 
   /// Runs `fn` (a function, or a coroutine returning as::Task<T>) on the runtime. abort() on the
   /// handle kills it; a throw becomes JoinError::failed.

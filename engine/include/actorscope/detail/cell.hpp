@@ -23,7 +23,7 @@ class Cell final : public TypedCell<message_t<A>> {
   using S = state_t<A>;
   using Args = arguments_t<A>;
 
-  static_assert(std::is_base_of_v<Actor<A>, A>, "an actor type must derive from actorscope::Actor<itself>");
+  static_assert(requires { typename A::Message; }, "an actor type must name its message type: using Message = ...;");
   static_assert(requires(A& a, Context<A>& c, M& m, S& s) { a.handle(c, std::move(m), s); } ||
                     requires(A& a, Context<A>& c, M& m, S& s) { a.handle(c, m, s); },
                 "an actor must define handle(Context<Self>&, Message, State&), returning void or as::Task<>");
@@ -84,8 +84,31 @@ class Cell final : public TypedCell<message_t<A>> {
     }
   }
 
+  // A hook that exists by name but cannot be called as documented is a compile error, not a
+  // silent fallback to the default.
+  static constexpr bool kHasPostStart = requires(A& a, Context<A>& c, S& s) { a.post_start(c, s); };
+  static constexpr bool kHasPostStop = requires(A& a, Context<A>& c, S& s) { a.post_stop(c, s); };
+  static constexpr bool kHasSupervisorHandler = requires(A& a, Context<A>& c, SupervisionEvent& e, S& s) {
+    a.handle_supervisor_event(c, e, s);
+  };
+  static_assert(kHasPostStart || !requires { &A::post_start; },
+                "post_start must be callable as post_start(Context<Self>&, State&)");
+  static_assert(kHasPostStop || !requires { &A::post_stop; },
+                "post_stop must be callable as post_stop(Context<Self>&, State&)");
+  static_assert(kHasSupervisorHandler || !requires { &A::handle_supervisor_event; },
+                "handle_supervisor_event must be callable as handle_supervisor_event(Context<Self>&, "
+                "const SupervisionEvent&, State&)");
+  static_assert(!requires { &A::pre_start; } ||
+                    requires(A& a, Context<A>& c, Args&& x) { a.pre_start(c, std::move(x)); } ||
+                    requires(A& a, Context<A>& c) { a.pre_start(c); },
+                "pre_start must be callable as pre_start(Context<Self>&, Arguments) or pre_start(Context<Self>&)");
+
   HookResult run_post_start() noexcept override {
-    return invoke([this]() -> decltype(auto) { return actor_.post_start(ctx_, *state_); });
+    if constexpr (kHasPostStart) {
+      return invoke([this]() -> decltype(auto) { return actor_.post_start(ctx_, *state_); });
+    } else {
+      return HookResult::ok();
+    }
   }
 
   HookResult run_message(MailboxNode& n) noexcept override {
@@ -100,17 +123,25 @@ class Cell final : public TypedCell<message_t<A>> {
   }
 
   HookResult run_supervision(SupervisionEvent& e) noexcept override {
-    return invoke([this, &e]() -> decltype(auto) {
-      if constexpr (requires { actor_.handle_supervisor_event(ctx_, std::move(e), *state_); }) {
-        return actor_.handle_supervisor_event(ctx_, std::move(e), *state_);
-      } else {
-        return actor_.handle_supervisor_event(ctx_, e, *state_);
-      }
-    });
+    if constexpr (kHasSupervisorHandler) {
+      return invoke([this, &e]() -> decltype(auto) {
+        if constexpr (requires { actor_.handle_supervisor_event(ctx_, std::move(e), *state_); }) {
+          return actor_.handle_supervisor_event(ctx_, std::move(e), *state_);
+        } else {
+          return actor_.handle_supervisor_event(ctx_, e, *state_);
+        }
+      });
+    } else {
+      return invoke([this, &e] { default_supervision(*this, e); });
+    }
   }
 
   HookResult run_post_stop() noexcept override {
-    return invoke([this]() -> decltype(auto) { return actor_.post_stop(ctx_, *state_); });
+    if constexpr (kHasPostStop) {
+      return invoke([this]() -> decltype(auto) { return actor_.post_stop(ctx_, *state_); });
+    } else {
+      return HookResult::ok();
+    }
   }
 
   BoxedState take_state() noexcept override {
