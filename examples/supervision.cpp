@@ -2,7 +2,7 @@
 // and crash their worker, the supervisor restarts the crashed worker and carries on. At the end the
 // tree is shut down in order (every worker's post_stop runs) and a summary is printed.
 //
-//   example_supervision [--runtime asio|manual] [--workers N] [--jobs N]
+//   example_supervision [--runtime asio|qt|manual] [--workers N] [--jobs N]
 #include <actorscope/actorscope.hpp>
 
 #include <algorithm>
@@ -149,7 +149,7 @@ int main(int argc, char** argv) {
     } else if (arg == "--jobs") {
       jobs = std::max(0, std::atoi(value().c_str()));
     } else if (arg == "--help" || arg == "-h") {
-      std::cout << "usage: example_supervision [--runtime asio|manual] [--workers N] [--jobs N]\n";
+      std::cout << "usage: example_supervision [--runtime asio|qt|manual] [--workers N] [--jobs N]\n";
       return 0;
     } else {
       std::cerr << "example_supervision: unknown option " << arg << " (try --help)\n";

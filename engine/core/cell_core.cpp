@@ -404,7 +404,6 @@ void CellCore::finish(ExitKind kind, std::string text, bool with_state) noexcept
   advance_status(ActorStatus::stopped);
 
   ActorExit exit{kind, text};
-  on_exit(exit);
   if (Ref<CellCore> parent = sys_.take_parent(*this)) {
     ActorCell me{Ref<CellCore>(this)};
     if (kind == ExitKind::failed) {
@@ -417,6 +416,7 @@ void CellCore::finish(ExitKind kind, std::string text, bool with_state) noexcept
   // Leave the System before waking waiters, so that whoever wakes sees the actor gone everywhere.
   // From here on the System may be torn down; waking waiters only touches this cell.
   sys_.cell_exited(*this);
+  on_exit(exit);
   set_result(std::move(exit));
 }
 
@@ -436,9 +436,9 @@ void CellCore::abandon_start(ExitKind kind, std::string text) noexcept {
   destroy_state();
   advance_status(ActorStatus::stopped);
   ActorExit exit{kind, std::move(text)};
-  on_exit(exit);
   sched_.store(kTerminated, std::memory_order_release);
   sys_.cell_exited(*this);
+  on_exit(exit);
   set_result(std::move(exit));
 }
 

@@ -1,6 +1,7 @@
 // Completion: the one-shot event under every wait in the engine.
 #include <actorscope/completion.hpp>
 #include <actorscope/errors.hpp>
+#include <actorscope/ref_counted.hpp>
 
 #include <condition_variable>
 
@@ -28,11 +29,14 @@ bool Completion::complete() noexcept {
   detail::WaiterNode* list = nullptr;
   {
     std::lock_guard lk(m_);
-    if (done_.load(std::memory_order_relaxed)) return false;
-    done_.store(true, std::memory_order_release);
+    if (closed_) return false;
+    closed_ = true;  // add() refuses from here on
     list = std::exchange(head_, nullptr);
     for (detail::WaiterNode* w = list; w != nullptr; w = w->wnext_) w->linked_ = false;
   }
+  // Published after the lock is released and this object is never touched again: whoever sees
+  // "done" may destroy the Completion at once.
+  done_.store(true, std::memory_order_release);
   // Waiters were pushed at the front; notify in arrival order.
   detail::WaiterNode* reversed = nullptr;
   while (list != nullptr) {
@@ -51,7 +55,7 @@ bool Completion::complete() noexcept {
 
 bool Completion::add(detail::WaiterNode& w) noexcept {
   std::lock_guard lk(m_);
-  if (done_.load(std::memory_order_relaxed)) return false;
+  if (closed_) return false;
   w.wprev_ = nullptr;
   w.wnext_ = head_;
   if (head_ != nullptr) head_->wprev_ = &w;
@@ -78,7 +82,27 @@ bool Completion::wait_until(Runtime& rt, TimePoint deadline, std::string_view op
   // Refuse on an actor thread even when already done, so that misuse fails every time, not by luck.
   if (detail::this_thread_runs_actors()) throw BlockingWaitError(operation);
   if (is_done()) return true;
-  if (rt.drives_waits()) return rt.drive_until([this] { return is_done(); }, deadline);
+  if (rt.drives_waits()) {
+    // The driving thread may sleep in its event loop; completing must wake it. The node is shared
+    // by the list and by us, because complete() may be notifying it while we unregister it.
+    struct WakeDriver final : RefCounted, detail::WaiterNode {
+      explicit WakeDriver(Runtime& r) : rt(r) {}
+      void notify() noexcept override {
+        rt.wake_driver();
+        release();
+      }
+      Runtime& rt;
+    };
+    Ref<WakeDriver> wake = make_ref<WakeDriver>(rt);
+    wake->retain();  // the list's reference
+    if (!add(*wake)) {
+      wake->release();
+      return true;
+    }
+    const bool done = rt.drive_until([this] { return is_done(); }, deadline);
+    if (remove(*wake)) wake->release();
+    return done;
+  }
 
   BlockingWaiter w;
   if (!add(w)) return true;

@@ -213,7 +213,10 @@ void SystemCore::cell_exited(CellCore& cell) noexcept {
     if (cell.live_next_ != nullptr) cell.live_next_->live_prev_ = cell.live_prev_;
     cell.live_prev_ = cell.live_next_ = nullptr;
     (cell.kind() == CellKind::task ? live_tasks_ : live_actors_)--;
-    if (live_total_.fetch_sub(1, std::memory_order_acq_rel) == 1) no_live_.notify_all();
+    if (live_total_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      no_live_.notify_all();
+      runtime_->wake_driver();  // under the lock: a driving waiter cannot see zero and tear down first
+    }
   }
   // Nothing of the System is touched after the lock: it may be destroyed from here on.
   cell.release();
@@ -234,8 +237,14 @@ std::size_t SystemCore::live_count(CellKind kind) const {
 }
 
 bool SystemCore::wait_until_no_live(TimePoint deadline) {
-  if (runtime_->drives_waits())
-    return runtime_->drive_until([this] { return live_total_.load(std::memory_order_acquire) == 0; }, deadline);
+  if (runtime_->drives_waits()) {
+    return runtime_->drive_until(
+        [this] {
+          std::lock_guard lk(struct_m_);  // pairs with cell_exited's wake, which it must not outlive
+          return live_total_.load(std::memory_order_acquire) == 0;
+        },
+        deadline);
+  }
   std::unique_lock lk(struct_m_);
   auto none = [this] { return live_total_.load(std::memory_order_acquire) == 0; };
   if (deadline == TimePoint::max()) {

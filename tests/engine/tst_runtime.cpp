@@ -158,13 +158,30 @@ class TestRuntime : public QObject {
     rt->run_blocking(p);
     QVERIFY(p.wait());
     QVERIFY(p.ran);
-    if (rt->name() == "asio") QVERIFY2(!p.on_runtime_thread, "blocking work ran on an actor thread");
+    if (rt->name() != "manual") QVERIFY2(!p.on_runtime_thread, "blocking work ran on an actor thread");
   }
 
-  void gui_placement_is_refused_where_there_is_no_gui_thread() {
+  void placement_requests_are_honoured_or_refused_with_a_reason() {
     auto rt = make_current();
-    if (rt->name() == "manual") QSKIP("the manual runtime has one thread and accepts every placement");
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, rt->place(as::PlacementRequest::gui()));
+    if (rt->name() == "manual") QSKIP("the manual runtime has one thread, so every placement is the same one");
+    if (rt->name() == "asio") {
+      // Work is shared across the pool, so there is no GUI thread to pin to.
+      QVERIFY_THROWS_EXCEPTION(std::invalid_argument, rt->place(as::PlacementRequest::gui()));
+      (void)rt->place(as::PlacementRequest::on_host(7));  // accepted: the pool has no fixed hosts
+      return;
+    }
+    // qt: worker hosts 0..n-1, then the GUI thread.
+    const auto gui = rt->place(as::PlacementRequest::gui());
+    QCOMPARE(gui.host, rt->thread_count());
+    QCOMPARE(rt->place(as::PlacementRequest::on_host(1)).host, 1u);
+    try {
+      (void)rt->place(as::PlacementRequest::on_host(rt->thread_count()));
+      QFAIL("an out-of-range host was accepted");
+    } catch (const std::invalid_argument& e) {
+      QVERIFY2(std::string(e.what()).find("does not exist") != std::string::npos, e.what());
+    }
+    // "any" spreads actors over the workers, never onto the GUI thread.
+    for (unsigned i = 0; i < 2 * rt->thread_count(); ++i) QVERIFY(rt->place({}).host < rt->thread_count());
   }
 
   // -- the manual runtime's own API ------------------------------------------------------------

@@ -36,7 +36,7 @@ namespace engine_test {
 inline constexpr as::Duration kTimeout = std::chrono::seconds(20);
 
 /// The runtimes every engine test runs on, one row each.
-inline QStringList runtimes() { return {QStringLiteral("asio"), QStringLiteral("manual")}; }
+inline QStringList runtimes() { return {QStringLiteral("asio"), QStringLiteral("qt"), QStringLiteral("manual")}; }
 
 /// For initTestCase_data(): a global "runtime" column, so every test function runs once per runtime.
 inline void add_runtime_rows() {

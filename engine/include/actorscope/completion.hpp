@@ -41,7 +41,9 @@ class Completion {
   /// @thread any
   bool is_done() const noexcept { return done_.load(std::memory_order_acquire); }
 
-  /// Marks the event done and notifies every waiter. False if it was already done. @thread any
+  /// Marks the event done and notifies every waiter. False if it was already done. A waiter that
+  /// sees is_done() may destroy the Completion right away; complete() does not touch it after
+  /// that. @thread any
   bool complete() noexcept;
 
   /// Registers a waiter. False (and nothing registered) if already done. @thread any
@@ -74,6 +76,7 @@ class Completion {
  private:
   std::atomic<bool> done_{false};
   std::mutex m_;
+  bool closed_ = false;  // set under m_ by complete(): no more waiters
   detail::WaiterNode* head_ = nullptr;
 };
 

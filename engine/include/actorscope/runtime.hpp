@@ -115,14 +115,18 @@ class Runtime {
   /// True on a thread that runs actors for this runtime, where a blocking wait would deadlock.
   virtual bool on_runtime_thread() const noexcept = 0;
 
-  /// A runtime that is driven by its caller (manual) makes blocking waits drive it instead of
-  /// sleeping. Real runtimes return false and waits block on a condition variable.
+  /// Whether a blocking wait on the calling thread must drive this runtime instead of sleeping:
+  /// always for the manual runtime (nothing else would run its work), and on the Qt GUI thread
+  /// (whose actors only run while that thread processes events). Otherwise waits block on a
+  /// condition variable.
   virtual bool drives_waits() const noexcept { return false; }
-  /// Only when drives_waits(): run work and advance the clock until `done()` or `deadline`.
+  /// Only when drives_waits(): run this thread's work until `done()` holds or `deadline` passes.
   virtual bool drive_until(const std::function<bool()>& done, TimePoint deadline) {
     (void)deadline;
     return done();
   }
+  /// Wakes a drive_until in progress so that it looks at its condition again. @thread any
+  virtual void wake_driver() noexcept {}
 
   /// Stops the threads. Work that has not run is discarded. Idempotent. The System calls it
   /// after every actor has stopped.

@@ -111,7 +111,8 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   virtual void destroy_state() noexcept = 0;
   /// A coroutine hook finished; called before its frame is destroyed.
   virtual void on_task_finished() noexcept {}
-  /// The actor is exiting; called before waiters are woken.
+  /// The actor has exited and left its System; called just before its waiters are woken. It must
+  /// not touch the System, which may already be gone.
   virtual void on_exit(const ActorExit& exit) noexcept { (void)exit; }
 
   /// Starts a coroutine hook and takes ownership of its frame.

@@ -1,0 +1,457 @@
+// The Qt backend: a Host QObject per thread receives drains and timer requests as events.
+#include <actorscope/qt_runtime.hpp>
+
+#include <QAbstractEventDispatcher>
+#include <QCoreApplication>
+#include <QEvent>
+#include <QObject>
+#include <QRunnable>
+#include <QThread>
+#include <QThreadPool>
+#include <QTimer>
+#include <QTimerEvent>
+
+#include <algorithm>
+#include <atomic>
+#include <climits>
+#include <cstdio>
+#include <latch>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace actorscope {
+
+namespace {
+
+thread_local const QtRuntime* current_runtime = nullptr;
+
+// Timer tokens carry the host index in their low bits, so disarm knows which thread to ask.
+constexpr unsigned kHostBits = 16;
+constexpr TimerToken kHostMask = (TimerToken{1} << kHostBits) - 1;
+
+const QEvent::Type kRunEvent = static_cast<QEvent::Type>(QEvent::registerEventType());
+const QEvent::Type kArmEvent = static_cast<QEvent::Type>(QEvent::registerEventType());
+const QEvent::Type kDisarmEvent = static_cast<QEvent::Type>(QEvent::registerEventType());
+const QEvent::Type kStopEvent = static_cast<QEvent::Type>(QEvent::registerEventType());
+
+// The events a Host receives. (Qt's queues are not built with ThreadSanitizer, so the Host itself
+// carries the happens-before edge from poster to receiver: see Host::post and Host::event.)
+class HandoffEvent : public QEvent {
+ public:
+  explicit HandoffEvent(Type t) : QEvent(t) {}
+};
+
+// A drain (or any Runnable). Deleted unprocessed (its host went away) means discarded.
+class RunEvent final : public HandoffEvent {
+ public:
+  explicit RunEvent(Runnable* r) : HandoffEvent(kRunEvent), work(r) {}
+  ~RunEvent() override {
+    if (work != nullptr) work->discard();
+  }
+  Runnable* work;
+};
+
+class ArmEvent final : public HandoffEvent {
+ public:
+  ArmEvent(TimerToken t, Runnable* r, TimePoint d) : HandoffEvent(kArmEvent), token(t), work(r), deadline(d) {}
+  ~ArmEvent() override {
+    if (work != nullptr) work->discard();
+  }
+  TimerToken token;
+  Runnable* work;
+  TimePoint deadline;
+};
+
+class DisarmEvent final : public HandoffEvent {
+ public:
+  explicit DisarmEvent(TimerToken t) : HandoffEvent(kDisarmEvent), token(t) {}
+  TimerToken token;
+};
+
+class StopEvent final : public HandoffEvent {
+ public:
+  StopEvent() : HandoffEvent(kStopEvent) {}
+};
+
+// Whole milliseconds, rounded up: a Qt timer must never fire before the deadline.
+int ms_until(TimePoint deadline, TimePoint now) {
+  if (deadline <= now) return 0;
+  const auto ms = std::chrono::ceil<std::chrono::milliseconds>(deadline - now).count();
+  return static_cast<int>(std::min<std::int64_t>(ms, INT_MAX));
+}
+
+// One per thread. Lives on its thread; only that thread touches its timers.
+class Host final : public QObject {
+ public:
+  Host(const QtRuntime& rt, bool gui) : rt_(rt), gui_(gui) {}
+  ~Host() override { drop_timers(); }
+
+  /// Posts one of our events to this host; the count of those not yet received lets
+  /// keep_nested_loops_fed() tell an idle thread from one whose events are stuck.
+  /// The release here and the acquire at the top of event() also make everything the poster did
+  /// before posting visible to the receiver, in a way ThreadSanitizer can see.
+  void post(HandoffEvent* e, int priority) {
+    in_flight_.fetch_add(1, std::memory_order_release);
+    QCoreApplication::postEvent(this, e, priority);
+  }
+
+  /// Qt's GLib dispatcher only dispatches posted events when something was posted since its current
+  /// dispatch began, so a handler that runs a nested event loop (a QDialog::exec, a QEventLoop) would
+  /// leave the drains already queued behind it undelivered. Before the thread blocks, if any of ours
+  /// are still outstanding, wake the dispatcher: the nested loop then delivers them.
+  void keep_nested_loops_fed(QAbstractEventDispatcher* dispatcher) {
+    QObject::connect(dispatcher, &QAbstractEventDispatcher::aboutToBlock, this, [this, dispatcher] {
+      if (in_flight_.load(std::memory_order_acquire) > 0) dispatcher->wakeUp();
+    }, Qt::DirectConnection);
+  }
+
+  void arm_here(TimerToken token, Runnable* work, TimePoint deadline) {
+    const int id = startTimer(ms_until(deadline, Clock::now()), Qt::PreciseTimer);
+    if (id == 0) {  // Qt could not make a timer; better late than never
+      run_here(*work);
+      return;
+    }
+    timers_.emplace(token, Timer{id, work, deadline});
+    by_id_.emplace(id, token);
+  }
+
+  void disarm_here(TimerToken token) {
+    auto it = timers_.find(token);
+    if (it == timers_.end()) return;  // already fired
+    killTimer(it->second.id);
+    by_id_.erase(it->second.id);
+    Runnable* work = it->second.work;
+    timers_.erase(it);
+    work->discard();
+  }
+
+  void drop_timers() {
+    for (auto& [token, t] : timers_) {
+      killTimer(t.id);
+      t.work->discard();
+    }
+    timers_.clear();
+    by_id_.clear();
+  }
+
+ protected:
+  bool event(QEvent* e) override {
+    (void)in_flight_.load(std::memory_order_acquire);  // before touching the event at all
+    const QEvent::Type type = e->type();
+    if (type == kRunEvent || type == kArmEvent || type == kDisarmEvent || type == kStopEvent)
+      in_flight_.fetch_sub(1, std::memory_order_acq_rel);
+    if (type == kRunEvent) {
+      auto* ev = static_cast<RunEvent*>(e);
+      run_here(*std::exchange(ev->work, nullptr));
+      return true;
+    }
+    if (type == kArmEvent) {
+      auto* ev = static_cast<ArmEvent*>(e);
+      arm_here(ev->token, std::exchange(ev->work, nullptr), ev->deadline);
+      return true;
+    }
+    if (type == kDisarmEvent) {
+      auto* ev = static_cast<DisarmEvent*>(e);
+      disarm_here(ev->token);
+      return true;
+    }
+    if (type == kStopEvent) {
+      drop_timers();
+      if (!gui_) thread()->quit();
+      return true;
+    }
+    return QObject::event(e);
+  }
+
+  void timerEvent(QTimerEvent* e) override {
+    auto id = by_id_.find(e->timerId());
+    if (id == by_id_.end()) {
+      killTimer(e->timerId());
+      return;
+    }
+    const TimerToken token = id->second;
+    by_id_.erase(id);
+    auto it = timers_.find(token);
+    Timer& t = it->second;
+    killTimer(t.id);
+    const TimePoint now = Clock::now();
+    if (now < t.deadline) {  // never early: wait out the rest
+      t.id = startTimer(ms_until(t.deadline, now), Qt::PreciseTimer);
+      by_id_.emplace(t.id, token);
+      return;
+    }
+    Runnable* work = t.work;
+    timers_.erase(it);
+    run_here(*work);
+  }
+
+ private:
+  void run_here(Runnable& work) {
+    if (!gui_) {
+      work.run();  // a worker thread is marked as an actor thread for its whole life
+      return;
+    }
+    // The GUI thread runs actors only inside these events; outside them it may block (and drive).
+    const QtRuntime* outer = std::exchange(current_runtime, &rt_);
+    {
+      detail::RuntimeThreadScope scope;
+      work.run();
+    }
+    current_runtime = outer;
+  }
+
+  struct Timer {
+    int id;
+    Runnable* work;
+    TimePoint deadline;
+  };
+  const QtRuntime& rt_;
+  const bool gui_;
+  std::atomic<int> in_flight_{0};
+  std::unordered_map<TimerToken, Timer> timers_;
+  std::unordered_map<int, TimerToken> by_id_;
+};
+
+class Worker final : public QThread {
+ public:
+  Worker(const QtRuntime& rt, Host& host, std::latch& started) : rt_(rt), host_(host), started_(started) {}
+
+ protected:
+  void run() override {
+    current_runtime = &rt_;
+    detail::RuntimeThreadScope scope;
+    host_.keep_nested_loops_fed(eventDispatcher());
+    started_.count_down();
+    exec();
+    current_runtime = nullptr;
+    exited_.store(true, std::memory_order_release);
+  }
+
+ public:
+  /// QThread::wait() synchronises inside Qt, where ThreadSanitizer cannot see it; joining through
+  /// this makes everything the thread did visibly happen before what the joiner does next.
+  void join() {
+    wait();
+    (void)exited_.load(std::memory_order_acquire);
+  }
+
+ private:
+  std::atomic<bool> exited_{false};
+
+ private:
+  const QtRuntime& rt_;
+  Host& host_;
+  std::latch& started_;
+};
+
+class BlockingJob final : public QRunnable {
+ public:
+  explicit BlockingJob(Runnable* r) : work_(r) { published_.store(true, std::memory_order_release); }
+  ~BlockingJob() override {
+    if (work_ != nullptr) work_->discard();  // cleared from the pool before it ran
+  }
+  void run() override {
+    (void)published_.load(std::memory_order_acquire);
+    std::exchange(work_, nullptr)->run();
+  }
+
+ private:
+  Runnable* work_;
+  std::atomic<bool> published_{false};
+};
+
+}  // namespace
+
+struct QtRuntime::Impl {
+  std::unique_ptr<QCoreApplication> owned_app;
+  QThread* gui_thread = nullptr;
+  QAbstractEventDispatcher* gui_dispatcher = nullptr;
+  std::vector<std::unique_ptr<Worker>> workers;
+  std::vector<std::unique_ptr<Host>> hosts;  // workers first, then the GUI host
+  std::vector<QThread*> host_threads;
+  std::uint32_t worker_count = 0;
+  std::atomic<std::uint32_t> next_host{0};
+  std::atomic<TimerToken> next_timer{1};
+  std::atomic<bool> accepting{true};
+  QThreadPool blocking;
+
+  Host& host(std::uint32_t i) const noexcept { return *hosts[std::min<std::size_t>(i, hosts.size() - 1)]; }
+  bool on_host_thread(std::uint32_t i) const noexcept {
+    return QThread::currentThread() == host_threads[std::min<std::size_t>(i, host_threads.size() - 1)];
+  }
+};
+
+QtRuntime::QtRuntime(const RuntimeOptions& options) : impl_(std::make_unique<Impl>()) {
+  using QA = RuntimeOptions::QtApplication;
+  QCoreApplication* app = QCoreApplication::instance();
+  if (options.qt_application == QA::existing && app == nullptr)
+    throw QtRuntimeError(
+        "make_runtime(\"qt\") was told the program provides the Q(Core)Application "
+        "(RuntimeOptions::QtApplication::existing), but none exists yet. Create the QApplication before the "
+        "runtime, or use QtApplication::automatic to let the runtime make one.");
+  if (options.qt_application == QA::owned && app != nullptr)
+    throw QtRuntimeError(
+        "make_runtime(\"qt\") was asked to make its own Q(Core)Application (RuntimeOptions::QtApplication::owned), "
+        "but the program already has one. Use QtApplication::existing or automatic to run on it.");
+  if (app != nullptr && QThread::currentThread() != app->thread())
+    throw QtRuntimeError(
+        "make_runtime(\"qt\") must be called on the thread that owns the Q(Core)Application (normally the main "
+        "thread): that thread becomes the runtime's GUI host. It was called on another thread.");
+  if (app == nullptr) {
+    static int argc = 1;
+    static char name[] = "actorscope";
+    static char* argv[] = {name, nullptr};
+    impl_->owned_app = std::make_unique<QCoreApplication>(argc, argv);
+    app = impl_->owned_app.get();
+  }
+  impl_->gui_thread = app->thread();
+  impl_->gui_dispatcher = QAbstractEventDispatcher::instance(impl_->gui_thread);
+
+  const unsigned n = options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  if (n > kHostMask) throw QtRuntimeError("the qt runtime supports at most 65535 worker threads");
+  impl_->worker_count = n;
+  impl_->blocking.setMaxThreadCount(static_cast<int>(options.blocking_threads != 0 ? options.blocking_threads : 4));
+
+  std::latch started(static_cast<std::ptrdiff_t>(n));
+  for (unsigned i = 0; i < n; ++i) {
+    auto host = std::make_unique<Host>(*this, false);
+    auto worker = std::make_unique<Worker>(*this, *host, started);
+    worker->setObjectName(QStringLiteral("actorscope-qt-%1").arg(i));
+    host->moveToThread(worker.get());
+    impl_->host_threads.push_back(worker.get());
+    impl_->hosts.push_back(std::move(host));
+    worker->start();
+    impl_->workers.push_back(std::move(worker));
+  }
+  impl_->hosts.push_back(std::make_unique<Host>(*this, true));  // the GUI host, on this thread
+  impl_->host_threads.push_back(impl_->gui_thread);
+  if (impl_->gui_dispatcher != nullptr) impl_->hosts.back()->keep_nested_loops_fed(impl_->gui_dispatcher);
+  started.wait();
+}
+
+QtRuntime::~QtRuntime() {
+  shutdown();
+  if (QThread::currentThread() != impl_->gui_thread) {
+    std::fprintf(stderr,
+                 "actorscope: the qt runtime was destroyed on a thread other than the one that created it; "
+                 "its GUI host is leaked rather than deleted from the wrong thread\n");
+    (void)impl_->hosts.back().release();
+    (void)impl_->owned_app.release();
+    return;
+  }
+  impl_->hosts.clear();
+  impl_->owned_app.reset();
+}
+
+unsigned QtRuntime::thread_count() const noexcept { return impl_->worker_count; }
+std::uint32_t QtRuntime::gui_host() const noexcept { return impl_->worker_count; }
+bool QtRuntime::owns_application() const noexcept { return impl_->owned_app != nullptr; }
+
+Placement QtRuntime::place(const PlacementRequest& request) {
+  const std::uint32_t n = impl_->worker_count;
+  switch (request.kind) {
+    case PlacementRequest::Kind::any:
+      return {impl_->next_host.fetch_add(1, std::memory_order_relaxed) % n};
+    case PlacementRequest::Kind::gui:
+      return {n};
+    case PlacementRequest::Kind::host:
+      if (request.host >= n)
+        throw std::invalid_argument("worker host " + std::to_string(request.host) + " does not exist: this qt runtime has " +
+                                    std::to_string(n) + " (0 to " + std::to_string(n - 1) +
+                                    "); use PlacementRequest::gui() for the GUI thread");
+      return {request.host};
+  }
+  return {0};
+}
+
+void QtRuntime::schedule(Runnable& work, Placement where, Urgency urgency) noexcept {
+  if (!impl_->accepting.load(std::memory_order_acquire)) {
+    work.discard();
+    return;
+  }
+  impl_->host(where.host).post(new RunEvent(&work), urgency == Urgency::high ? Qt::HighEventPriority : Qt::NormalEventPriority);
+}
+
+TimerToken QtRuntime::arm(Runnable& work, TimePoint deadline, Placement where) noexcept {
+  if (!impl_->accepting.load(std::memory_order_acquire)) {
+    work.discard();
+    return 0;
+  }
+  const std::uint32_t h = std::min(where.host, impl_->worker_count);
+  const TimerToken token = (impl_->next_timer.fetch_add(1, std::memory_order_relaxed) << kHostBits) | h;
+  if (impl_->on_host_thread(h)) {
+    impl_->host(h).arm_here(token, &work, deadline);
+  } else {
+    // Timers belong to their host's thread; arm and disarm requests travel at the same priority so
+    // they are handled in the order they were made.
+    impl_->host(h).post(new ArmEvent(token, &work, deadline), Qt::HighEventPriority);
+  }
+  return token;
+}
+
+void QtRuntime::disarm(TimerToken token) noexcept {
+  if (token == 0 || !impl_->accepting.load(std::memory_order_acquire)) return;
+  const auto h = static_cast<std::uint32_t>(token & kHostMask);
+  if (impl_->on_host_thread(h)) {
+    impl_->host(h).disarm_here(token);
+  } else {
+    impl_->host(h).post(new DisarmEvent(token), Qt::HighEventPriority);
+  }
+}
+
+void QtRuntime::run_blocking(Runnable& work) noexcept {
+  if (!impl_->accepting.load(std::memory_order_acquire)) {
+    work.discard();
+    return;
+  }
+  impl_->blocking.start(new BlockingJob(&work));
+}
+
+bool QtRuntime::on_runtime_thread() const noexcept { return current_runtime == this; }
+
+bool QtRuntime::drives_waits() const noexcept { return QThread::currentThread() == impl_->gui_thread; }
+
+bool QtRuntime::drive_until(const std::function<bool()>& done, TimePoint deadline) {
+  // The GUI thread's actors run only while it processes events, so a wait there processes them.
+  // Engine completions wake the loop at once (wake_driver); the tick bounds how long any other
+  // condition, and the deadline, can go unnoticed.
+  QTimer tick;
+  tick.start(5);
+  while (!done()) {
+    if (Clock::now() >= deadline) return done();
+    impl_->gui_dispatcher->processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents);
+  }
+  return true;
+}
+
+void QtRuntime::wake_driver() noexcept {
+  if (impl_->gui_dispatcher != nullptr) impl_->gui_dispatcher->wakeUp();
+}
+
+void QtRuntime::shutdown() noexcept {
+  if (!impl_->accepting.exchange(false)) return;
+  impl_->blocking.clear();  // queued jobs are discarded
+  impl_->blocking.waitForDone();
+  // Each worker drops its timers and leaves its event loop; then the threads are joined.
+  for (std::uint32_t i = 0; i < impl_->worker_count; ++i)
+    impl_->hosts[i]->post(new StopEvent, Qt::HighEventPriority);
+  for (auto& w : impl_->workers) w->join();
+  // With their threads gone, deleting the worker hosts deletes (and so discards) what was still queued.
+  for (std::uint32_t i = 0; i < impl_->worker_count; ++i) impl_->hosts[i].reset();
+  impl_->workers.clear();
+  if (QThread::currentThread() == impl_->gui_thread) {
+    Host& gui = *impl_->hosts.back();
+    gui.drop_timers();
+    QCoreApplication::removePostedEvents(&gui);
+  }
+}
+
+namespace {
+const bool registered_qt = [] {
+  register_runtime("qt", [](const RuntimeOptions& o) -> std::unique_ptr<Runtime> { return std::make_unique<QtRuntime>(o); });
+  return true;
+}();
+}  // namespace
+
+}  // namespace actorscope
