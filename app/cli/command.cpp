@@ -1,0 +1,96 @@
+// The subcommand table and the dispatcher shared by main() and the tests.
+#include "cli/command.hpp"
+
+#include "cli/args.hpp"
+
+#include <actorscope/runtime.hpp>
+
+#include <cstdio>
+#include <exception>
+#include <iostream>
+
+namespace actorscope::cli {
+
+int run_runtimes(std::vector<std::string> args);
+
+namespace {
+
+int run_help(std::vector<std::string> args);
+
+constexpr Command kCommands[] = {
+    {"help", "show the commands, or one command's usage", "usage: actorscope help [COMMAND]\n", run_help},
+    {"runtimes", "list the runtimes this build can run actors on",
+     "usage: actorscope runtimes\n\nPrints the runtime names that make_runtime() and --runtime accept.\n",
+     run_runtimes},
+};
+
+void print_overview(std::FILE* to) {
+  std::fprintf(to, "usage: actorscope [COMMAND] [OPTIONS]\n\nCommands:\n");
+  for (const Command& c : commands())
+    std::fprintf(to, "  %-12.*s %.*s\n", static_cast<int>(c.name.size()), c.name.data(),
+                 static_cast<int>(c.summary.size()), c.summary.data());
+  std::fprintf(to, "\n'actorscope COMMAND --help' shows the options of one command.\n");
+}
+
+const Command* find(std::string_view name) {
+  for (const Command& c : commands())
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+int run_help(std::vector<std::string> args) {
+  Args a("help", std::move(args));
+  auto pos = a.positionals();
+  a.finish(1);
+  if (pos.empty()) {
+    print_overview(stdout);
+    return 0;
+  }
+  const Command* c = find(pos.front());
+  if (c == nullptr) throw a.error("there is no command \"" + pos.front() + "\"");
+  std::fwrite(c->usage.data(), 1, c->usage.size(), stdout);
+  return 0;
+}
+
+}  // namespace
+
+int run_runtimes(std::vector<std::string> args) {
+  Args a("runtimes", std::move(args));
+  a.finish();
+  for (const std::string& name : runtime_names()) std::printf("%s\n", name.c_str());
+  return 0;
+}
+
+std::span<const Command> commands() { return kCommands; }
+
+int dispatch(std::vector<std::string> argv) {
+  if (argv.empty() || argv.front() == "--help" || argv.front() == "-h") {
+    print_overview(stdout);
+    return 0;
+  }
+  const std::string name = argv.front();
+  const Command* c = find(name);
+  if (c == nullptr) {
+    std::fprintf(stderr, "actorscope: unknown command \"%s\"\n\n", name.c_str());
+    print_overview(stderr);
+    return 2;
+  }
+  std::vector<std::string> rest(argv.begin() + 1, argv.end());
+  for (const std::string& a : rest) {
+    if (a == "--help" || a == "-h") {
+      std::fwrite(c->usage.data(), 1, c->usage.size(), stdout);
+      return 0;
+    }
+  }
+  try {
+    return c->run(std::move(rest));
+  } catch (const ArgError& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "actorscope %s: %s\n", name.c_str(), e.what());
+    return 1;
+  }
+}
+
+}  // namespace actorscope::cli

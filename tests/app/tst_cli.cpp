@@ -1,0 +1,81 @@
+// The command line: every subcommand parses its options the same way, and a mistake gets a
+// message that names the option and points at --help, with exit code 2.
+#include <QTest>
+
+#include "cli/args.hpp"
+#include "cli/command.hpp"
+
+using actorscope::cli::ArgError;
+using actorscope::cli::Args;
+
+namespace {
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const ArgError& e) {
+    return e.what();
+  }
+  return {};
+}
+}  // namespace
+
+class TestCli : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void options_are_taken_in_both_spellings_with_numbers_and_lists_checked() {
+    Args a("bench", {"--runtime", "asio,qt", "--threads=4", "--quick", "--seconds", "1.5", "file.db"});
+    QCOMPARE(a.list("runtime"), (std::vector<std::string>{"asio", "qt"}));
+    QCOMPARE(a.integer("threads", 1, 64).value(), 4);
+    QVERIFY(a.flag("quick"));
+    QVERIFY(!a.flag("json"));
+    QCOMPARE(a.seconds("seconds", 3600).value(), 1.5);
+    QCOMPARE(a.positionals(), std::vector<std::string>{"file.db"});
+    a.finish(1);
+  }
+
+  void an_unknown_option_is_refused_by_name_with_a_pointer_to_help() {
+    const std::string e = error_of([] {
+      Args a("bench", {"--quick", "--frobnicate"});
+      (void)a.flag("quick");
+      a.finish();
+    });
+    QVERIFY2(e.find("unknown option --frobnicate") != std::string::npos, e.c_str());
+    QVERIFY2(e.find("actorscope bench --help") != std::string::npos, e.c_str());
+  }
+
+  void a_bad_number_a_missing_value_and_a_repeated_option_are_refused() {
+    QVERIFY(error_of([] { Args a("x", {"--threads", "zero"}); (void)a.integer("threads", 1, 8); })
+                .find("--threads must be a whole number from 1 to 8, not \"zero\"") != std::string::npos);
+    QVERIFY(error_of([] { Args a("x", {"--threads", "9"}); (void)a.integer("threads", 1, 8); }).find("from 1 to 8") !=
+            std::string::npos);
+    QVERIFY(error_of([] { Args a("x", {"--out"}); (void)a.value("out"); }).find("--out needs a value") !=
+            std::string::npos);
+    QVERIFY(error_of([] { Args a("x", {"--out", "a", "--out", "b"}); (void)a.value("out"); })
+                .find("--out is given twice") != std::string::npos);
+    QVERIFY(error_of([] { Args a("x", {"--runtime", "asio,,qt"}); (void)a.list("runtime"); })
+                .find("empty entry") != std::string::npos);
+    QVERIFY(error_of([] { Args a("x", {"--seconds", "-1"}); (void)a.seconds("seconds", 60); })
+                .find("--seconds must be a number of seconds") != std::string::npos);
+    QVERIFY(error_of([] { Args a("x", {"a.db", "b.db"}); a.finish(1); }).find("unexpected argument \"b.db\"") !=
+            std::string::npos);
+  }
+
+  void an_unknown_command_exits_2_and_help_lists_every_command() {
+    QCOMPARE(actorscope::cli::dispatch({"no-such-command"}), 2);
+    QCOMPARE(actorscope::cli::dispatch({"help"}), 0);
+    QCOMPARE(actorscope::cli::dispatch({"help", "no-such-command"}), 2);
+    for (const auto& c : actorscope::cli::commands()) {
+      QVERIFY(!c.summary.empty());
+      QVERIFY2(c.usage.starts_with("usage: actorscope " + std::string(c.name)), std::string(c.name).c_str());
+    }
+  }
+
+  void runtimes_lists_every_backend_this_build_has() {
+    QCOMPARE(actorscope::cli::dispatch({"runtimes"}), 0);
+    QCOMPARE(actorscope::cli::dispatch({"runtimes", "--bogus"}), 2);
+  }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"
