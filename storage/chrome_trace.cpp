@@ -85,6 +85,23 @@ void append_us(std::string& out, std::int64_t ns) {
   out += static_cast<char>('0' + frac % 10);
 }
 
+/// A type name without its namespaces, for slice labels: "ns::{anonymous}::Item" -> "Item",
+/// "std::variant<app::Add, app::Get>" -> "variant<Add, Get>". The full name stays in the args.
+std::string short_type_name(std::string_view full) {
+  std::string out;
+  out.reserve(full.size());
+  for (std::size_t i = 0; i < full.size(); ++i) {
+    if (full[i] == ':' && i + 1 < full.size() && full[i + 1] == ':') {
+      const std::size_t cut = out.find_last_of("<>,( *&");
+      out.erase(cut == std::string::npos ? 0 : cut + 1);
+      ++i;
+      continue;
+    }
+    out += full[i];
+  }
+  return out;
+}
+
 class TraceWriter {
  public:
   TraceWriter(std::ostream& out, std::int64_t t0) : out_(out), t0_(t0) { buf_ = "{\"traceEvents\":[\n"; }
@@ -262,12 +279,13 @@ ChromeTraceSummary write_chrome_trace(const SessionReader& reader, std::int64_t 
       case EventKind::message_sent: {
         Track& tr = track_of(e.actor);
         std::string name = "send ";
-        name += e.message_type.empty() ? std::string_view("message") : e.message_type;
+        name += e.message_type.empty() ? std::string("message") : short_type_name(e.message_type);
         w.begin('X', tr.pid, e.actor.pid, t);
         w.field("name", name);
         w.field("cat", "send");
         w.number("dur", 0);
         w.args_begin();
+        if (!e.message_type.empty()) w.arg("type", e.message_type);
         w.arg("to", e.peer.to_string());
         w.arg("trace", static_cast<std::int64_t>(e.trace));
         w.args_end();
@@ -284,11 +302,12 @@ ChromeTraceSummary write_chrome_trace(const SessionReader& reader, std::int64_t 
         if (start < tr.last_end) start = std::min(tr.last_end, t);
         tr.last_end = t;
         w.begin('X', tr.pid, e.actor.pid, start);
-        w.field("name", e.message_type.empty() ? std::string_view("message") : e.message_type);
+        w.field("name", e.message_type.empty() ? std::string("message") : short_type_name(e.message_type));
         w.field("cat", "message");
         w.raw() += ",\"dur\":";
         append_us(w.raw(), t - start);
         w.args_begin();
+        if (!e.message_type.empty()) w.arg("type", e.message_type);
         w.arg("from", e.peer.to_string());
         if (e.timed) {
           w.arg("queue_ns", observe::to_ns(e.queue));
