@@ -20,7 +20,29 @@ bool is_timer(EventKind k) {
 }
 }  // namespace
 
-void bind_event(Statement& s, std::int64_t session, const observe::Event& e) {
+std::string insert_events_sql(int rows) {
+  std::string sql =
+      "INSERT INTO events(session_id, seq, t_ns, kind, actor_id, peer_id, lane, message_type, queue_ns, handle_ns, "
+      "detail, name, trace, failed, thread, period_ns, scheduled_ns) VALUES ";
+  for (int r = 0; r < rows; ++r) {
+    sql += r == 0 ? "(" : ",(";
+    for (int c = 0; c < kEventParams; ++c) sql += c == 0 ? "?" : ",?";
+    sql += ')';
+  }
+  return sql;
+}
+
+void bind_event(Statement& st, int offset, std::int64_t session, const observe::Event& e) {
+  // Parameter i of this row is offset + i (1-based).
+  struct Row {
+    Statement& st;
+    int offset;
+    void bind(int i, std::int64_t v) { st.bind(offset + i, v); }
+    void bind(int i, std::string_view v) { st.bind(offset + i, v); }
+    void bind_null(int i) { st.bind_null(offset + i); }
+    void bind_or_null(int i, std::int64_t v) { st.bind_or_null(offset + i, v); }
+    void bind_or_null(int i, std::string_view v) { st.bind_or_null(offset + i, v); }
+  } s{st, offset};
   s.bind(1, session);
   s.bind(2, static_cast<std::int64_t>(e.seq));
   s.bind(3, observe::to_ns(e.time));

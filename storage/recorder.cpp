@@ -13,6 +13,7 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <deque>
 #include <fstream>
 #include <system_error>
 #include <vector>
@@ -84,8 +85,9 @@ struct RecorderWriter {
 
   Recorder& rec;
   std::unique_ptr<Database> db;
-  Statement insert_session, update_session, end_session, insert_event, upsert_actor, insert_poll, insert_stats,
-      insert_keyframe;
+  static constexpr int kBulkRows = 32;
+  Statement insert_session, update_session, end_session, insert_event, insert_events, upsert_actor, insert_poll,
+      insert_stats, insert_keyframe;
 
   // -- requests (Recorder::m_) --
   std::optional<SessionStart> start;
@@ -108,6 +110,17 @@ struct RecorderWriter {
   std::uint64_t lost = 0;
   std::chrono::steady_clock::time_point next_poll{};
   std::vector<observe::Event> batch;
+  struct PendingPoll {
+    SessionClose poll;
+    std::uint64_t dropped_total = 0;
+    int drains_left = 0;
+  };
+  std::deque<PendingPoll> pending;
+  struct Orphan {
+    observe::StatsSample sample;
+    int tries = 0;
+  };
+  std::vector<Orphan> orphans;
 
   void prepare() {
     insert_session = db->prepare(
@@ -116,7 +129,8 @@ struct RecorderWriter {
     update_session = db->prepare(
         "UPDATE sessions SET updated_at = ?, end_t_ns = ?, events_recorded = ?, events_dropped = ? WHERE id = ?");
     end_session = db->prepare("UPDATE sessions SET ended_at = ? WHERE id = ?");
-    insert_event = db->prepare(kInsertEventSql);
+    insert_event = db->prepare(insert_events_sql(1));
+    insert_events = db->prepare(insert_events_sql(kBulkRows));
     upsert_actor = db->prepare(
         "INSERT OR REPLACE INTO actors(session_id, actor_id, name, type_name, parent_id, thread, spawned_ns, "
         "stopped_ns, exit_kind, exit_reason) VALUES (?,?,?,?,?,?,?,?,?,?)");
@@ -198,6 +212,7 @@ struct RecorderWriter {
       max_item_ns = t0;
       dropped_in_polls = 0;
       lost = 0;
+      orphans.clear();
       failed = false;
       {
         std::lock_guard lk(rec.state_m_);
@@ -219,9 +234,34 @@ struct RecorderWriter {
   }
 
   /// One poll: its buckets, and the events dropped since the previous one. Empty polls are skipped.
-  void write_poll(TimePoint t, const std::vector<observe::StatsSample>& samples, std::uint64_t dropped_total) {
+  /// A bucket for an actor the fold does not know yet (its spawned event still on the way) waits
+  /// for a later poll, up to three, and is written with that one: the table keeps every bucket, and
+  /// a reader folds them exactly where the recorder did.
+  void write_poll(TimePoint t, const std::vector<observe::StatsSample>& samples, std::uint64_t dropped_total,
+                  bool last) {
+    std::vector<observe::StatsSample> now;
+    std::vector<Orphan> still;
+    for (Orphan& o : orphans) {
+      if (last || o.tries >= 3 || rec.state_.actor(o.sample.actor) != nullptr) {
+        now.push_back(o.sample);
+      } else {
+        ++o.tries;
+        still.push_back(o);
+      }
+    }
+    for (const observe::StatsSample& x : samples) {
+      // Behind an earlier bucket of the same actor that is still waiting, this one waits too.
+      const bool behind = std::any_of(still.begin(), still.end(), [&](const Orphan& o) { return o.sample.actor == x.actor; });
+      if (!last && (behind || rec.state_.actor(x.actor) == nullptr)) {
+        still.push_back({x, 0});
+      } else {
+        now.push_back(x);
+      }
+    }
+    orphans = std::move(still);
+
     const std::uint64_t dropped = dropped_total - std::min(dropped_total, dropped_in_polls);
-    if (samples.empty() && dropped == 0) return;
+    if (now.empty() && dropped == 0) return;
     ++polls;
     const std::int64_t t_ns = observe::to_ns(t);
     insert_poll.bind(1, session);
@@ -230,19 +270,19 @@ struct RecorderWriter {
     insert_poll.bind(4, static_cast<std::int64_t>(seq));
     insert_poll.bind(5, static_cast<std::int64_t>(dropped));
     insert_poll.run();
-    for (const observe::StatsSample& s : samples) {
+    for (const observe::StatsSample& x : now) {
       insert_stats.bind(1, session);
       insert_stats.bind(2, static_cast<std::int64_t>(polls));
-      insert_stats.bind(3, static_cast<std::int64_t>(s.actor.pid));
-      insert_stats.bind(4, observe::to_ns(s.end));
-      insert_stats.bind(5, static_cast<std::int64_t>(s.handled));
-      insert_stats.bind(6, static_cast<std::int64_t>(s.sent));
-      insert_stats.bind(7, static_cast<std::int64_t>(s.mailbox_depth));
-      insert_stats.bind(8, static_cast<std::int64_t>(s.mailbox_max));
-      insert_stats.bind(9, observe::to_ns(s.queue_time));
-      insert_stats.bind(10, observe::to_ns(s.handling_time));
+      insert_stats.bind(3, static_cast<std::int64_t>(x.actor.pid));
+      insert_stats.bind(4, observe::to_ns(x.end));
+      insert_stats.bind(5, static_cast<std::int64_t>(x.handled));
+      insert_stats.bind(6, static_cast<std::int64_t>(x.sent));
+      insert_stats.bind(7, static_cast<std::int64_t>(x.mailbox_depth));
+      insert_stats.bind(8, static_cast<std::int64_t>(x.mailbox_max));
+      insert_stats.bind(9, observe::to_ns(x.queue_time));
+      insert_stats.bind(10, observe::to_ns(x.handling_time));
       insert_stats.run();
-      rec.state_.apply(s);
+      rec.state_.apply(x);
     }
     rec.state_.add_dropped(dropped);
     dropped_in_polls += dropped;
@@ -255,24 +295,32 @@ struct RecorderWriter {
     observe::EventCollector& collector = *rec.collector_;
     batch.clear();
     collector.drain(batch, closing != nullptr);
+    const std::uint64_t dropped_total = collector.dropped();
 
-    std::optional<SessionClose> poll;
+    // A poll waits two drains before it is folded. Every actor it has counts for was spawned (its
+    // spawned event in a buffer) before the poll read them; the collector hands out everything
+    // that was in a buffer within two drains. So the fold knows every actor of a poll it applies,
+    // and no bucket is lost to an actor the fold has not heard of yet.
+    for (PendingPoll& p : pending) --p.drains_left;
     if (closing != nullptr) {
-      poll = std::move(*closing);
+      pending.push_back({std::move(*closing), dropped_total, 0});
+      for (PendingPoll& p : pending) p.drains_left = 0;  // the flush released everything
     } else if (const auto now = std::chrono::steady_clock::now(); now >= next_poll) {
       next_poll = std::max(next_poll + rec.options_.stats_interval, now);
       std::lock_guard lk(rec.poll_m_);
       if (rec.poller_) {
-        poll.emplace();
-        poll->t = rec.runtime_->now();
-        poll->samples = rec.bucketer_.update(rec.poller_->poll(), poll->t);
+        PendingPoll p;
+        p.poll.t = rec.runtime_->now();
+        p.poll.samples = rec.bucketer_.update(rec.poller_->poll(), p.poll.t);
+        p.dropped_total = dropped_total;
+        p.drains_left = 2;
+        pending.push_back(std::move(p));
       }
     }
-    const std::uint64_t dropped_total = collector.dropped();
 
     if (!failed) {
       try {
-        write(poll ? &*poll : nullptr, dropped_total, closing != nullptr);
+        write(dropped_total, closing != nullptr);
       } catch (const SqliteError& e) {
         rollback();
         fail(recording_error(rec.file_, e).what());
@@ -282,21 +330,24 @@ struct RecorderWriter {
       }
     } else {
       lost += batch.size();
+      pending.clear();  // nothing is written any more
     }
     rec.dropped_.store(dropped_total + lost, std::memory_order_relaxed);
     if (closing != nullptr) {
+      pending.clear();
+      orphans.clear();
       active = false;
       rec.recording_.store(false, std::memory_order_release);
     }
   }
 
-  void write(const SessionClose* poll, std::uint64_t dropped_total, bool closing) {
+  void write(std::uint64_t dropped_total, bool closing) {
     const std::uint64_t keyframe_every = std::max<std::uint64_t>(1, rec.options_.keyframe_every);
     begin_transaction();
     {
       std::lock_guard lk(rec.state_m_);
       for (observe::Event& e : batch) {
-        // Times only move forward in a session, so that "the events up to t" is a prefix of seq.
+        // Times only move forward in a session, so that "the events up to t" is a range of seq.
         // Threads stamp their events just before they are ordered, so a step back is microseconds.
         std::int64_t t = observe::to_ns(e.time);
         if (t < last_event_ns) {
@@ -307,14 +358,26 @@ struct RecorderWriter {
         max_item_ns = std::max(max_item_ns, t);
         ++seq;
         e.seq = seq;
-        bind_event(insert_event, session, e);
-        insert_event.run();
         rec.state_.apply(e);
         if (changes_actor_row(e.kind))
           if (const observe::ActorRecord* a = rec.state_.actor(e.actor)) write_actor(*a);
         if (seq % keyframe_every == 0) write_keyframe();
       }
-      if (poll != nullptr) write_poll(poll->t, poll->samples, dropped_total);
+      // The rows, many per statement (the order of writes inside one transaction does not matter).
+      std::size_t i = 0;
+      for (; i + kBulkRows <= batch.size(); i += kBulkRows) {
+        for (int r = 0; r < kBulkRows; ++r) bind_event(insert_events, r * kEventParams, session, batch[i + r]);
+        insert_events.run();
+      }
+      for (; i < batch.size(); ++i) {
+        bind_event(insert_event, 0, session, batch[i]);
+        insert_event.run();
+      }
+      while (!pending.empty() && pending.front().drains_left <= 0) {
+        write_poll(pending.front().poll.t, pending.front().poll.samples, pending.front().dropped_total,
+                   closing && pending.size() == 1);
+        pending.pop_front();
+      }
       if (closing) write_keyframe();
     }
     const std::int64_t now = wall_ns();

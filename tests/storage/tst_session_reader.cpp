@@ -239,7 +239,11 @@ class TestSessionReader : public QObject {
     const as::SessionInfo s = r.sessions().front();
     QVERIFY(!s.ended_cleanly());  // not ended yet
     QVERIFY(s.events_recorded > 0);
-    QCOMPARE(r.state_at(s.id, as::TimePoint::max()).events_applied(), r.events(s.id).size());
+    // Each call reads the file as it is then: the recording only grows between them.
+    const std::size_t listed = r.events(s.id).size();
+    const std::uint64_t folded = r.state_at(s.id, as::TimePoint::max()).events_applied();
+    QVERIFY(listed >= s.events_recorded);
+    QVERIFY(folded >= listed);
   }
 };
 
