@@ -442,7 +442,8 @@ Recorder::Recorder(std::filesystem::path file, RecorderOptions options)
   }
   writer_ = std::make_unique<storage::RecorderWriter>(*this);
   try {
-    writer_->db = std::make_unique<storage::Database>(file_, storage::Database::Mode::create, 5000);
+    writer_->db = std::make_unique<storage::Database>(file_, storage::Database::Mode::create,
+                                                      static_cast<int>(options_.busy_timeout.count()));
     storage::Database& db = *writer_->db;
     // WAL: readers (inspect, the observatory) can read while the recorder writes, and a commit is
     // durable against a crash of this process without an fsync per batch (synchronous=NORMAL).

@@ -1,6 +1,7 @@
 // pipeline: a chain of five stages under a steady load. A source sends bursts of items every
-// 10 ms (about 1,000 a second); "enrich" takes 2-3 ms an item (about 400 a second), so its
-// mailbox grows for as long as the scenario runs while the stages after it idle.
+// 10 ms (about 1,000 a second); "enrich" takes 2-3 ms an item (at most 500 a second), so its
+// mailbox grows for as long as the scenario runs, while the stages before it keep up and the
+// ones after it idle.
 #include "scenarios/random.hpp"
 #include "scenarios/scenario.hpp"
 
@@ -21,23 +22,27 @@ struct Item {
   std::uint32_t size;
 };
 
-// One stage: works on an item for a while (a sleep, so the thread stays free), then passes it on.
+// One stage: works on an item, then passes it on. A quick stage computes a checksum over the
+// item (microseconds); the slow one also waits 2-3 ms per item (a sleep: its thread stays free,
+// and millisecond waits are precise on both runtimes).
 struct Stage {
   using Message = Item;
   struct Setup {
-    ActorRef<Item> next;          ///< empty for the last stage
-    std::uint32_t min_us = 0;
-    std::uint32_t max_us = 0;
+    ActorRef<Item> next;  ///< empty for the last stage
+    std::uint32_t min_ms = 0;
+    std::uint32_t max_ms = 0;
     std::uint64_t seed = 0;
   };
   using Arguments = Setup;
   struct State {
     Setup setup;
     Random rng{0};
+    std::uint64_t checksum = 0;
   };
-  State pre_start(Context<Stage>&, Setup s) { return State{s, Random(s.seed)}; }
+  State pre_start(Context<Stage>&, Setup s) { return State{s, Random(s.seed), 0}; }
   Task<> handle(Context<Stage>&, Item item, State& s) {
-    if (s.setup.max_us > 0) co_await sleep(std::chrono::microseconds(s.rng.between(s.setup.min_us, s.setup.max_us)));
+    for (std::uint32_t i = 0; i < item.size; ++i) s.checksum = (s.checksum ^ (item.id + i)) * 0x100000001B3ull;
+    if (s.setup.max_ms > 0) co_await sleep(std::chrono::milliseconds(s.rng.between(s.setup.min_ms, s.setup.max_ms)));
     if (s.setup.next) (void)s.setup.next.cast(item);
   }
 };
@@ -76,15 +81,14 @@ struct Pipeline {
   void post_start(Context<Pipeline>& ctx, std::uint64_t& seed) {
     struct Spec {
       const char* name;
-      std::uint32_t min_us, max_us;
+      std::uint32_t min_ms, max_ms;
     };
-    const Spec specs[] = {{"sink", 0, 0}, {"aggregate", 50, 200}, {"enrich", 2000, 3000}, {"parse", 50, 150},
-                          {"ingest", 0, 0}};
+    const Spec specs[] = {{"sink", 0, 0}, {"aggregate", 0, 0}, {"enrich", 2, 3}, {"parse", 0, 0}, {"ingest", 0, 0}};
     ActorRef<Item> next;
     std::uint64_t k = 0;
     for (const Spec& spec : specs) {
       next = ctx.template spawn_linked<Stage>({.name = spec.name},
-                                              Stage::Setup{next, spec.min_us, spec.max_us, Random::derived(seed, ++k).next()})
+                                              Stage::Setup{next, spec.min_ms, spec.max_ms, Random::derived(seed, ++k).next()})
                  .value();
     }
     (void)ctx.template spawn_linked<Source>({.name = "source"}, Source::Setup{next, Random::derived(seed, 0).next()})

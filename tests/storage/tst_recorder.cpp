@@ -4,6 +4,8 @@
 // ends whichever of the System and the Recorder goes first.
 #include "recording_test.hpp"
 
+#include <sqlite3.h>
+
 using namespace recording_test;
 namespace obs = as::observe;
 
@@ -267,6 +269,39 @@ class TestRecorder : public QObject {
     // Ids are per System: both first sessions have an actor 0.1, each in its own session.
     QCOMPARE(r.actors(sessions[0].id).front().name, std::string("root"));
     QCOMPARE(r.actors(sessions[1].id).front().name, std::string("root"));
+  }
+
+  void a_write_that_fails_stops_the_recording_and_counts_the_rest_as_dropped() {
+    QTemporaryDir dir;
+    const auto file = path_in(dir, "blocked.db");
+    as::Recorder rec(file, {.detail = as::Detail::full, .busy_timeout = 50ms});
+    auto sys = make_system();
+    sys->attach(rec);
+    {
+      // Another program takes the write lock and keeps it longer than the recorder waits.
+      sqlite3* other = nullptr;
+      QCOMPARE(sqlite3_open(file.c_str(), &other), SQLITE_OK);
+      sqlite3_busy_timeout(other, 30000);  // the recorder holds the lock only while it commits a batch
+      QCOMPARE(sqlite3_exec(other, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
+      WorkloadResult w;
+      run_workload(*sys, w, 2, 50, 100);
+      const auto deadline = std::chrono::steady_clock::now() + 60s;
+      while (!rec.progress().error && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
+      sqlite3_exec(other, "ROLLBACK", nullptr, nullptr, nullptr);
+      sqlite3_close_v2(other);
+      if (QTest::currentTestFailed()) return;
+    }
+    const as::Recorder::Progress p = rec.progress();
+    QVERIFY(p.error);
+    QVERIFY2(p.error->find("locked") != std::string::npos && p.error->find(file.string()) != std::string::npos,
+             p.error->c_str());
+    sys.reset();
+    QVERIFY(rec.progress().events_dropped > 0);  // what could not be written is counted
+    // The file is as it was at its last commit: the session exists and did not end cleanly.
+    const as::SessionReader r(file);
+    const as::SessionInfo s = r.sessions().front();
+    QVERIFY(!s.ended_cleanly());
+    QCOMPARE(r.events(s.id).size(), s.events_recorded);
   }
 
   void an_existing_file_is_appended_to_replaced_or_refused_as_asked() {

@@ -55,6 +55,9 @@ struct RecorderOptions {
   Duration flush_interval = std::chrono::milliseconds(5);
   /// Events each emitting thread may have waiting; beyond it they are dropped, and counted.
   std::size_t per_thread_capacity = 16384;
+  /// How long a write waits for another program's lock on the file before the recording stops
+  /// with an error (the engine never waits: meanwhile events pile up in the buffers, then drop).
+  std::chrono::milliseconds busy_timeout{5000};
   /// Stored with each session (sessions.scenario and sessions.seed): what was run.
   std::string scenario{};
   std::optional<std::uint64_t> seed{};
