@@ -57,6 +57,7 @@ bool SystemCore::register_name(CellCore& cell) {
 }
 
 void SystemCore::on_stopping(CellCore& cell) noexcept {
+  groups_.actor_stopping(cell);  // as ractor: an actor leaves its groups when it starts stopping
   if (cell.name().empty()) return;
   std::lock_guard lk(names_m_);
   auto it = names_.find(cell.name());
@@ -75,6 +76,11 @@ std::vector<std::string> SystemCore::names() const {
   out.reserve(names_.size());
   for (const auto& [name, cell] : names_) out.push_back(name);
   return out;
+}
+
+void SystemCore::before_exit(CellCore& cell, const ActorExit& exit) noexcept {
+  monitors_.cell_exited(cell, exit);
+  timers_.cell_exited(cell);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -12,9 +12,13 @@
 #include <actorscope/join_handle.hpp>
 #include <actorscope/join_set.hpp>
 #include <actorscope/manual_runtime.hpp>
+#include <actorscope/output_port.hpp>
+#include <actorscope/process_groups.hpp>
 #include <actorscope/reply.hpp>
+#include <actorscope/rpc.hpp>
 #include <actorscope/runtime.hpp>
 #include <actorscope/sleep.hpp>
 #include <actorscope/supervision_event.hpp>
 #include <actorscope/system.hpp>
 #include <actorscope/task.hpp>
+#include <actorscope/timer.hpp>

@@ -1,12 +1,15 @@
 // SystemCore: the state one System owns and every cell shares: the runtime, the name registry,
-// the supervision tree and the list of live cells. No hidden singletons: a fresh System is a
+// the supervision tree, the list of live cells, and the toolbox (process groups, monitors, timers). No hidden singletons: a fresh System is a
 // fresh world, which is what tests rely on.
 #pragma once
 
 #include <actorscope/actor_cell.hpp>
+#include <actorscope/detail/monitors.hpp>
+#include <actorscope/detail/timers.hpp>
 #include <actorscope/errors.hpp>
 #include <actorscope/expected.hpp>
 #include <actorscope/log.hpp>
+#include <actorscope/process_groups.hpp>
 #include <actorscope/ref_counted.hpp>
 #include <actorscope/runtime.hpp>
 
@@ -68,8 +71,16 @@ class SystemCore {
   void log(const CellCore* who, std::string_view text);
   void set_log_sink(LogSink sink);
 
+  // -- the toolbox (any thread) --
+  ProcessGroups& groups() noexcept { return groups_; }
+  Monitors& monitors() noexcept { return monitors_; }
+  Timers& timers() noexcept { return timers_; }
+
   // -- called by cells --
-  void on_stopping(CellCore& cell) noexcept;  // first move to stopping: frees the name
+  void on_stopping(CellCore& cell) noexcept;  // first move to stopping: frees the name, leaves groups
+  /// The cell's status is stopped and its exit is decided: tells its monitors and ends the timers
+  /// aimed at it. Called once per cell, before it leaves the live list.
+  void before_exit(CellCore& cell, const ActorExit& exit) noexcept;
   std::vector<Ref<CellCore>> detach_children(CellCore& parent) noexcept;
   Ref<CellCore> take_parent(CellCore& child) noexcept;
   void cell_exited(CellCore& cell) noexcept;
@@ -102,6 +113,11 @@ class SystemCore {
 
   std::mutex log_m_;
   LogSink log_sink_;
+
+  // The toolbox. Each has its own lock, taken with no other engine lock held (see ARCHITECTURE.md).
+  ProcessGroups groups_{*this};
+  Monitors monitors_;
+  Timers timers_{*this};
 };
 
 }  // namespace actorscope::detail
