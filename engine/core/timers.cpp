@@ -28,7 +28,15 @@ void TimerCore::run() noexcept {
   release();  // the reference the runtime held since arm()
 }
 
-bool TimerCore::cancel() noexcept { return sys_.timers().end(*this, Timers::End::cancelled); }
+bool TimerCore::cancel() noexcept {
+  {
+    // Every timer has ended by the time its System is destroyed (its target exited), so a handle
+    // kept longer than the System never reaches into it.
+    std::lock_guard lk(m_);
+    if (ended_) return false;
+  }
+  return sys_.timers().end(*this, Timers::End::cancelled);
+}
 
 bool TimerCore::deliver(CellCore& target) noexcept {
   switch (kind_) {

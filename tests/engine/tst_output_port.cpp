@@ -24,6 +24,15 @@ struct Listener {
   }
 };
 
+struct Level {
+  int value;
+};
+struct Gauge {
+  using Message = Level;
+  Probe* probe = nullptr;
+  void handle(as::Context<Gauge>&, Level l, std::monostate&) { probe->record("level " + std::to_string(l.value)); }
+};
+
 auto tagged(std::string tag) {
   return [tag = std::move(tag)](int v) { return tag + " " + std::to_string(v); };
 }
@@ -130,6 +139,16 @@ class TestOutputPort : public QObject {
     QCOMPARE(probe.events(), (std::vector<std::string>{"even 2", "even 4"}));
     QCOMPARE(s.dropped(), std::uint64_t{0});
     QCOMPARE(s.delivered(), std::uint64_t{2});
+  }
+
+  void a_subscriber_of_any_message_type_gets_the_mapped_value() {
+    Probe probe;
+    auto sys = make_system();
+    as::OutputPort<int> port;
+    auto gauge = sys->spawn(Gauge{.probe = &probe}, {}).value();
+    (void)port.subscribe(gauge, [](int v) { return Level{v * 10}; });
+    QCOMPARE(port.send(3), std::size_t{1});
+    QVERIFY(probe.wait_for(*sys, "level 30"));
   }
 
   void unsubscribing_stops_delivery() {

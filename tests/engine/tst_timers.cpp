@@ -354,6 +354,20 @@ class TestTimers : public QObject {
     QVERIFY(t.is_alive());  // the builder is not the actor: its failure does not stop it
   }
 
+  void a_timer_handle_may_outlive_its_system() {
+    TickLog log;
+    as::TimerHandle every;
+    {
+      auto sys = make_system();
+      auto t = sys->spawn(Ticker{.log = &log}, {}).value();
+      every = t.send_interval(1h, [] { return Tick{}; });
+      QVERIFY(every.is_active());
+    }
+    QVERIFY(!every.is_active());  // its target exited at shutdown, which ended it
+    QVERIFY(!every.cancel());
+    QCOMPARE(every.fired(), std::uint64_t{0});
+  }
+
   void timers_with_an_empty_handle_or_a_zero_period_throw_timer_error() {
     auto sys = make_system();
     TickLog log;

@@ -87,6 +87,16 @@ struct is_optional : std::false_type {};
 template <class X>
 struct is_optional<std::optional<X>> : std::true_type {};
 
+/// Whether a map's result R gives a message M: directly, or through a std::optional (a filter).
+template <class R, class M>
+constexpr bool maps_to() {
+  if constexpr (is_optional<R>::value) {
+    return std::constructible_from<M, typename R::value_type>;
+  } else {
+    return std::constructible_from<M, R>;
+  }
+}
+
 template <class T, class M, class F>
 class TypedSubscription final : public PortSubscription<T> {
   using Offer = typename PortSubscription<T>::Offer;
@@ -180,9 +190,7 @@ class OutputPort {
   template <class M, class F>
     requires std::invocable<F&, const T&>
   Subscription subscribe(const ActorRef<M>& subscriber, F map, SubscribeOptions options = {}) {
-    using R = std::invoke_result_t<F&, const T&>;
-    static_assert(std::constructible_from<M, R> ||
-                      (detail::is_optional<R>::value && std::constructible_from<M, typename R::value_type>),
+    static_assert(detail::maps_to<std::invoke_result_t<F&, const T&>, M>(),
                   "the map of an OutputPort subscription must return the subscriber's message (or a "
                   "std::optional of it, to skip values)");
     if (!subscriber)
