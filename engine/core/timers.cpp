@@ -113,6 +113,7 @@ void Timers::fire(TimerCore& t) noexcept {
     return;
   }
   Ending ending;
+  bool rearmed = false;
   {
     std::lock_guard lk(t.m_);
     if (!t.ended_) {
@@ -133,11 +134,14 @@ void Timers::fire(TimerCore& t) noexcept {
         t.next_ = Interval::next_after(scheduled, rt.now(), t.start_, t.period_, t.policy_);
         t.retain();
         t.token_ = rt.arm(t, t.next_, target->placement());
+        rearmed = true;  // from here the next firing may run on another thread, staging anew
       }
       ending.target_alive = std::move(target);
     }
   }
-  t.drop_staged();  // a message that was not delivered: ended meanwhile, or refused by the target
+  // A message that was not delivered (ended meanwhile, or refused) is destroyed outside the lock.
+  // A re-armed interval delivered, so nothing is staged, and the next firing owns staged_ now.
+  if (!rearmed) t.drop_staged();
   finish(t, std::move(ending));
 }
 

@@ -4,6 +4,7 @@
 // depend on the machine's load (never early, never after a cancel, at least so many).
 #include "engine_test.hpp"
 
+#include <deque>
 #include <random>
 
 using namespace engine_test;
@@ -26,19 +27,16 @@ class TickLog {
     std::lock_guard lk(m_);
     start_ = t;
   }
+  // Notified under the lock: a waiter that sees the change may destroy the log at once.
   void tick(as::TimePoint now, int gen) {
-    {
-      std::lock_guard lk(m_);
-      elapsed_.push_back(now - start_);
-      if (gen != 0 && gen <= last_marker_) ++late_;
-    }
+    std::lock_guard lk(m_);
+    elapsed_.push_back(now - start_);
+    if (gen != 0 && gen <= last_marker_) ++late_;
     cv_.notify_all();
   }
   void marker(int gen) {
-    {
-      std::lock_guard lk(m_);
-      last_marker_ = gen;
-    }
+    std::lock_guard lk(m_);
+    last_marker_ = gen;
     cv_.notify_all();
   }
   std::vector<as::Duration> elapsed() const {
@@ -133,9 +131,10 @@ class TestTimers : public QObject {
   void initTestCase_data() { add_runtime_rows(); }
 
   void a_10ms_send_interval_delivers_none_at_once_and_at_least_7_within_150ms() {
+    std::deque<TickLog> logs;  // one per attempt; they outlive the System's actors
     auto sys = make_system();
     if (as::ManualRuntime* manual = manual_of(*sys)) {
-      TickLog log;
+      TickLog& log = logs.emplace_back();
       auto t = sys->spawn(Ticker{.log = &log}, {}).value();
       log.set_start(manual->now());
       as::TimerHandle timer = t.send_interval(10ms, [] { return Tick{}; });
@@ -158,7 +157,7 @@ class TestTimers : public QObject {
     as::Runtime& rt = sys->runtime();
     std::vector<std::size_t> counts;
     for (int attempt = 0; attempt < 3; ++attempt) {
-      TickLog log;
+      TickLog& log = logs.emplace_back();
       auto t = sys->spawn(Ticker{.log = &log}, {}).value();
       log.set_start(rt.now());
       as::TimerHandle timer = t.send_interval(10ms, [] { return Tick{}; });
@@ -180,8 +179,8 @@ class TestTimers : public QObject {
   }
 
   void a_send_interval_keeps_absolute_deadlines_while_its_handler_works() {
-    auto sys = make_system();
     TickLog log;
+    auto sys = make_system();
     auto t = sys->spawn(Ticker{.log = &log, .work = 3ms}, {}).value();
     log.set_start(sys->runtime().now());
     as::TimerHandle timer = t.send_interval(10ms, [] { return Tick{}; });
@@ -198,8 +197,8 @@ class TestTimers : public QObject {
   }
 
   void send_after_delivers_exactly_one_message() {
-    auto sys = make_system();
     TickLog log;
+    auto sys = make_system();
     auto t = sys->spawn(Ticker{.log = &log}, {}).value();
     log.set_start(sys->runtime().now());
     as::TimerHandle once = t.send_after(20ms, Tick{});
@@ -249,8 +248,8 @@ class TestTimers : public QObject {
   }
 
   void a_cancelled_timer_never_fires() {
-    auto sys = make_system();
     TickLog log;
+    auto sys = make_system();
     auto t = sys->spawn(Ticker{.log = &log}, {}).value();
     as::TimerHandle once = t.send_after(20ms, Tick{});
     as::TimerHandle every = t.send_interval(10ms, [] { return Tick{}; });
@@ -268,8 +267,8 @@ class TestTimers : public QObject {
   }
 
   void timers_end_when_their_target_stops() {
-    auto sys = make_system();
     TickLog log;
+    auto sys = make_system();
     auto t = sys->spawn(Ticker{.log = &log}, {}).value();
     as::TimerHandle every = t.send_interval(5ms, [] { return Tick{}; });
     as::TimerHandle later = t.send_after(1h, Tick{});
@@ -305,10 +304,10 @@ class TestTimers : public QObject {
     // this thread. A tick the timer queued before the cancel returned is ahead of the marker; a tick
     // queued after it would come after the marker and be counted as late. The fired count must not
     // move after cancel() returns either.
+    TickLog log;
     auto sys = make_system();
     as::Runtime& rt = sys->runtime();
     as::ManualRuntime* manual = manual_of(*sys);
-    TickLog log;
     auto t = sys->spawn(Ticker{.log = &log}, {}).value();
     std::mt19937 rng(20240611);
     std::uniform_int_distribution<int> pause_us(0, 2000);
@@ -341,9 +340,9 @@ class TestTimers : public QObject {
 
   void a_timer_whose_builder_throws_ends_and_says_why() {
     Probe probe;
+    TickLog log;
     auto sys = make_system();
     sys->set_log_sink([&](const as::LogRecord& r) { probe.record(std::string(r.text)); });
-    TickLog log;
     auto t = sys->spawn(Ticker{.log = &log}, {}).value();
     as::TimerHandle timer = t.send_interval(5ms, []() -> Tick { throw std::runtime_error("no ticks today"); });
     QVERIFY(probe.wait_until(*sys, [](const auto& ev) {
@@ -369,8 +368,8 @@ class TestTimers : public QObject {
   }
 
   void timers_with_an_empty_handle_or_a_zero_period_throw_timer_error() {
-    auto sys = make_system();
     TickLog log;
+    auto sys = make_system();
     auto t = sys->spawn(Ticker{.log = &log}, {}).value();
     QVERIFY_THROWS_EXCEPTION(as::TimerError, (void)t.send_interval(0ms, [] { return Tick{}; }));
     QVERIFY_THROWS_EXCEPTION(as::TimerError, (void)as::ActorRef<TickMsg>().send_after(1ms, Tick{}));

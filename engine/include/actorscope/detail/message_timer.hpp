@@ -19,8 +19,8 @@ class MessageTimer final : public TimerCore {
       : TimerCore(kind, std::move(target), period, policy), make_(std::move(make)) {}
 
  private:
-  // Firings of one timer never overlap (the next deadline is armed only once this one has
-  // delivered), so staged_ has one user at a time.
+  // staged_ has one user at a time: a firing stages, delivers (emptying it) and only then arms
+  // the next deadline; drop_staged runs only for a firing that armed none.
   bool stage(std::string& error) noexcept override {
     try {
       staged_.emplace(make_());
