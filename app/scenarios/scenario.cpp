@@ -6,7 +6,7 @@
 namespace actorscope::scenarios {
 
 std::span<const Scenario* const> all() {
-  static const std::array<const Scenario*, 3> list = {&supervision(), &pipeline(), &storm()};
+  static const std::array<const Scenario*, 5> list = {&supervision(), &pipeline(), &groups(), &timers(), &storm()};
   return list;
 }
 

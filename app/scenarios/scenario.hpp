@@ -29,12 +29,14 @@ class Scenario {
 std::span<const Scenario* const> all();
 /// The scenario with that name, or nullptr.
 const Scenario* find(std::string_view name);
-/// "supervision, pipeline, storm": for error messages.
+/// "supervision, pipeline, groups, timers, storm": for error messages.
 std::string names();
 
 // The built-in scenarios (each in its own file).
 const Scenario& supervision();
 const Scenario& pipeline();
+const Scenario& groups();
+const Scenario& timers();
 const Scenario& storm();
 
 }  // namespace actorscope::scenarios

@@ -55,13 +55,14 @@ class TestRecordCli : public QObject {
   void scenarios_lists_every_built_in_scenario() {
     const Run r = run_actorscope({"scenarios"});
     QVERIFY2(r.code == 0, qPrintable(describe(r)));
-    for (const char* name : {"supervision", "pipeline", "storm"}) QVERIFY2(r.out.contains(name), qPrintable(r.out));
+    for (const char* name : {"supervision", "pipeline", "groups", "timers", "storm"})
+      QVERIFY2(r.out.contains(name), qPrintable(r.out));
   }
 
   void every_scenario_records_and_inspects_on_both_runtimes_data() {
     QTest::addColumn<QString>("scenario");
     QTest::addColumn<QString>("runtime");
-    for (const char* s : {"supervision", "pipeline", "storm"})
+    for (const char* s : {"supervision", "pipeline", "groups", "timers", "storm"})
       for (const char* rt : {"asio", "qt"}) QTest::newRow(qPrintable(QString("%1 on %2").arg(s, rt))) << s << rt;
   }
   void every_scenario_records_and_inspects_on_both_runtimes() {
@@ -78,6 +79,10 @@ class TestRecordCli : public QObject {
     QVERIFY2(ins.code == 0, qPrintable(describe(ins)));
     QVERIFY2(ins.out.contains("ended       cleanly"), qPrintable(ins.out));
     QVERIFY2(ins.out.contains("message_handled"), qPrintable(ins.out));
+    // What each scenario is about shows up in its events.
+    if (scenario == "groups") QVERIFY2(ins.out.contains("group_joined") && ins.out.contains("group_left"), qPrintable(ins.out));
+    if (scenario == "timers") QVERIFY2(ins.out.contains("timer_fired") && ins.out.contains("timer_cancelled"), qPrintable(ins.out));
+    if (scenario == "supervision" || scenario == "storm") QVERIFY2(ins.out.contains("supervision_delivered"), qPrintable(ins.out));
 
     const actorscope::SessionReader reader(db.toStdString());
     const auto s = reader.sessions().front();
@@ -125,9 +130,9 @@ class TestRecordCli : public QObject {
     QTest::addColumn<QString>("message");
     const QString out = file("never.db");
     QTest::newRow("no scenario") << QStringList{"record", "--out", out}
-                                 << "--scenario is required; the scenarios are: supervision, pipeline, storm";
+                                 << "--scenario is required; the scenarios are: supervision, pipeline, groups, timers, storm";
     QTest::newRow("unknown scenario") << QStringList{"record", "--scenario", "tornado", "--out", out}
-                                      << "there is no scenario \"tornado\"; the scenarios are: supervision, pipeline, storm";
+                                      << "there is no scenario \"tornado\"; the scenarios are: supervision, pipeline, groups, timers, storm";
     QTest::newRow("no out") << QStringList{"record", "--scenario", "storm"} << "--out is required";
     QTest::newRow("manual runtime") << QStringList{"record", "--scenario", "storm", "--runtime", "manual", "--out", out}
                                     << "--runtime must be asio or qt, not \"manual\"";
