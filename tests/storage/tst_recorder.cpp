@@ -101,6 +101,11 @@ class TestRecorder : public QObject {
     QCOMPARE(live.actor(w.stopped)->exit_reason, std::string("enough for today"));
     for (as::ActorId id : w.workers) QCOMPARE(live.actor(id)->handled, w.adds_per_worker + (id == w.crashed ? 2 : 1));
     QCOMPARE(live.alive_count(), 0u);
+    QCOMPARE(live.events_of(obs::EventKind::group_joined), 3u);
+    QVERIFY(live.events_of(obs::EventKind::group_left) >= 1u);  // the leave, then the rest as members stop
+    QCOMPARE(live.events_of(obs::EventKind::timer_started), 1u);
+    QVERIFY(live.events_of(obs::EventKind::timer_fired) >= 3u);
+    QCOMPARE(live.events_of(obs::EventKind::timer_cancelled), 1u);
 
     // In between: the state at t (keyframe + fold) equals the fold of everything up to t.
     const std::vector<obs::Event> all = r.events(s.id);

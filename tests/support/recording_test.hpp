@@ -74,6 +74,13 @@ struct Ponger {
   void handle(as::Context<Ponger>&, int left, as::ActorRef<Pinger::Message>& back) { (void)back.cast(left); }
 };
 
+/// Reports every message it handles ("tick") to a probe.
+struct TickCounter {
+  using Message = int;
+  Probe* probe = nullptr;
+  void handle(as::Context<TickCounter>&, int, std::monostate&) { probe->record("tick"); }
+};
+
 /// What the workload did, for exact comparisons.
 struct WorkloadResult {
   as::ActorId root, crashed, stopped;
@@ -109,6 +116,17 @@ inline void run_workload(as::System& sys, WorkloadResult& r, int workers = 5, in
   QVERIFY(ws[1].wait(kTimeout));
   r.stopped = ws[0].id();
   QVERIFY(ws[0].stop_and_wait(kTimeout, "enough for today"));
+  // Process groups and a timer, when there are enough workers for them.
+  if (ws.size() >= 5) {
+    sys.groups().join("crew", ws[2]);
+    sys.groups().join("crew", ws[3]);
+    sys.groups().join_scoped("night", "watch", ws[4]);
+    sys.groups().leave("crew", ws[3]);
+  }
+  auto ticker = sys.spawn_linked<TickCounter>(root, TickCounter{.probe = &probe}, {.name = "ticker"}).value();
+  const as::TimerHandle every = ticker.send_interval(1ms, [] { return 0; });
+  QVERIFY(probe.wait_count(sys, "tick", 3));
+  every.cancel();
 }
 
 inline std::filesystem::path path_in(const QTemporaryDir& dir, const char* name) {
