@@ -224,8 +224,9 @@ ReplayFile make_replay_file(const std::filesystem::path& file, std::uint64_t eve
     out.session = p.session;
     out.events = p.events_recorded;
     // The middle, placed just before a keyframe: the worst case, 9,999 events to fold after one.
-    const std::uint64_t middle = events / 2 + 9'999;
-    out.middle_ns = obs::to_ns(t0 + std::chrono::microseconds(middle)) + 500;  // between two events
+    // Event seq s (s >= 2; seq 1 is the runtime_info) happened at t0 + (s - 1) us.
+    const std::uint64_t last_seq = (events / 2 / 10'000 + 1) * 10'000 - 1;
+    out.middle_ns = obs::to_ns(t0 + std::chrono::microseconds(last_seq - 1)) + 500;  // between two events
   }
   return out;
 }
