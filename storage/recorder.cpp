@@ -450,6 +450,10 @@ Recorder::Recorder(std::filesystem::path file, RecorderOptions options)
     db.exec("PRAGMA journal_mode = WAL");
     db.exec("PRAGMA synchronous = NORMAL");
     db.exec("PRAGMA cache_size = -16384");
+    // Checkpoint (copy the WAL into the file, with an fsync) every 40 MB of log rather than SQLite's
+    // 4 MB: the writer stalls for checkpoints a tenth as often, which is worth about a fifth of its
+    // throughput. The log is checkpointed and removed when the recording is closed.
+    db.exec("PRAGMA wal_autocheckpoint = 10000");
     storage::create_or_migrate(db, file_);
     writer_->prepare();
   } catch (const storage::SqliteError& e) {
