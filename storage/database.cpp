@@ -19,8 +19,8 @@ void throw_sqlite(sqlite3* db, int code, std::string_view doing) {
 // Statement
 
 Statement::Statement(sqlite3* db, std::string_view sql) : db_(db) {
-  const int rc = sqlite3_prepare_v3(db, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT, &stmt_,
-                                    nullptr);
+  const int rc = sqlite3_prepare_v3(db, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT,
+                                    &stmt_, nullptr);
   if (rc != SQLITE_OK) {
     sqlite3_finalize(stmt_);
     stmt_ = nullptr;
@@ -28,7 +28,9 @@ Statement::Statement(sqlite3* db, std::string_view sql) : db_(db) {
   }
 }
 
-Statement::~Statement() { sqlite3_finalize(stmt_); }
+Statement::~Statement() {
+  sqlite3_finalize(stmt_);
+}
 
 Statement::Statement(Statement&& o) noexcept : db_(o.db_), stmt_(std::exchange(o.stmt_, nullptr)) {}
 
@@ -47,7 +49,9 @@ void check_bind(sqlite3* db, int rc) {
 }
 }  // namespace
 
-void Statement::bind(int index, std::int64_t value) { check_bind(db_, sqlite3_bind_int64(stmt_, index, value)); }
+void Statement::bind(int index, std::int64_t value) {
+  check_bind(db_, sqlite3_bind_int64(stmt_, index, value));
+}
 
 void Statement::bind(int index, std::string_view text) {
   check_bind(db_, sqlite3_bind_text64(stmt_, index, text.data(), text.size(), SQLITE_STATIC, SQLITE_UTF8));
@@ -57,7 +61,9 @@ void Statement::bind_blob(int index, std::string_view bytes) {
   check_bind(db_, sqlite3_bind_blob64(stmt_, index, bytes.data(), bytes.size(), SQLITE_STATIC));
 }
 
-void Statement::bind_null(int index) { check_bind(db_, sqlite3_bind_null(stmt_, index)); }
+void Statement::bind_null(int index) {
+  check_bind(db_, sqlite3_bind_null(stmt_, index));
+}
 
 bool Statement::step() {
   const int rc = sqlite3_step(stmt_);
@@ -66,7 +72,9 @@ bool Statement::step() {
   throw_sqlite(db_, rc, "running a statement");
 }
 
-void Statement::reset() noexcept { sqlite3_reset(stmt_); }
+void Statement::reset() noexcept {
+  sqlite3_reset(stmt_);
+}
 
 void Statement::run() {
   try {
@@ -79,9 +87,13 @@ void Statement::run() {
   reset();
 }
 
-bool Statement::is_null(int column) const noexcept { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
+bool Statement::is_null(int column) const noexcept {
+  return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
+}
 
-std::int64_t Statement::int64(int column) const noexcept { return sqlite3_column_int64(stmt_, column); }
+std::int64_t Statement::int64(int column) const noexcept {
+  return sqlite3_column_int64(stmt_, column);
+}
 
 std::optional<std::int64_t> Statement::optional_int64(int column) const noexcept {
   if (is_null(column)) return std::nullopt;
@@ -108,9 +120,15 @@ Database::Database(const std::filesystem::path& file, Mode mode, int busy_timeou
   // own per-connection mutex is not needed.
   int flags = SQLITE_OPEN_NOMUTEX;
   switch (mode) {
-    case Mode::read_only: flags |= SQLITE_OPEN_READONLY; break;
-    case Mode::read_write: flags |= SQLITE_OPEN_READWRITE; break;
-    case Mode::create: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE; break;
+    case Mode::read_only:
+      flags |= SQLITE_OPEN_READONLY;
+      break;
+    case Mode::read_write:
+      flags |= SQLITE_OPEN_READWRITE;
+      break;
+    case Mode::create:
+      flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+      break;
   }
   const int rc = sqlite3_open_v2(file.c_str(), &db_, flags, nullptr);
   if (rc != SQLITE_OK) {
@@ -123,7 +141,9 @@ Database::Database(const std::filesystem::path& file, Mode mode, int busy_timeou
   sqlite3_busy_timeout(db_, busy_timeout_ms);
 }
 
-Database::~Database() { sqlite3_close_v2(db_); }
+Database::~Database() {
+  sqlite3_close_v2(db_);
+}
 
 void Database::exec(const char* sql) {
   char* err = nullptr;
@@ -178,7 +198,8 @@ RecordingError recording_error(const std::filesystem::path& file, const SqliteEr
       m.insert(0, "cannot open ");
       m += " (SQLite: ";
       m += e.what();
-      m += "); check that the file exists, is a file and is readable (and its folder writable, for recording)";
+      m +=
+          "); check that the file exists, is a file and is readable (and its folder writable, for recording)";
       return {Kind::cannot_open, file, m};
     case SQLITE_FULL:
     case SQLITE_READONLY:

@@ -46,10 +46,16 @@ class Statement {
   void bind_null(int index);
   /// NULL when the value equals its default (0 or ""): how optional columns are written.
   void bind_or_null(int index, std::int64_t value) {
-    if (value == 0) bind_null(index); else bind(index, value);
+    if (value == 0)
+      bind_null(index);
+    else
+      bind(index, value);
   }
   void bind_or_null(int index, std::string_view text) {
-    if (text.empty()) bind_null(index); else bind(index, text);
+    if (text.empty())
+      bind_null(index);
+    else
+      bind(index, text);
   }
 
   /// True when a row is ready, false when done. Throws SqliteError.

@@ -11,7 +11,9 @@ namespace actorscope::storage {
 namespace {
 using observe::EventKind;
 
-bool is_message(EventKind k) { return k == EventKind::message_sent || k == EventKind::message_handled; }
+bool is_message(EventKind k) {
+  return k == EventKind::message_sent || k == EventKind::message_handled;
+}
 bool has_thread(EventKind k) {
   return k == EventKind::spawned || k == EventKind::message_handled || k == EventKind::runtime_info;
 }
@@ -22,7 +24,8 @@ bool is_timer(EventKind k) {
 
 std::string insert_events_sql(int rows) {
   std::string sql =
-      "INSERT INTO events(session_id, seq, t_ns, kind, actor_id, peer_id, lane, message_type, queue_ns, handle_ns, "
+      "INSERT INTO events(session_id, seq, t_ns, kind, actor_id, peer_id, lane, message_type, queue_ns, "
+      "handle_ns, "
       "detail, name, trace, failed, thread, period_ns, scheduled_ns) VALUES ";
   for (int r = 0; r < rows; ++r) {
     sql += r == 0 ? "(" : ",(";
@@ -95,14 +98,17 @@ observe::Event read_event(const Statement& r) {
   e.time = observe::time_from_ns(r.int64(1));
   const std::string_view kind = r.text(2);
   const auto k = observe::event_kind_from_string(kind);
-  if (!k) throw std::invalid_argument("an event has kind \"" + std::string(kind) + "\", which is not an event kind");
+  if (!k)
+    throw std::invalid_argument("an event has kind \"" + std::string(kind) +
+                                "\", which is not an event kind");
   e.kind = *k;
   e.actor = {0, static_cast<std::uint64_t>(r.int64(3))};
   e.peer = {0, static_cast<std::uint64_t>(r.int64(4))};
   if (!r.is_null(5)) {
     const std::string_view lane = r.text(5);
     const auto l = observe::lane_from_string(lane);
-    if (!l) throw std::invalid_argument("an event has lane \"" + std::string(lane) + "\", which is not a lane");
+    if (!l)
+      throw std::invalid_argument("an event has lane \"" + std::string(lane) + "\", which is not a lane");
     e.lane = *l;
   }
   e.message_type = observe::intern(r.text(6));

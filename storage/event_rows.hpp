@@ -21,7 +21,8 @@ std::string insert_events_sql(int rows);
 
 /// The columns read_event expects, in order (prefix them with "SELECT " and add the FROM).
 inline constexpr const char* kEventColumns =
-    "seq, t_ns, kind, actor_id, peer_id, lane, message_type, queue_ns, handle_ns, detail, name, trace, failed, "
+    "seq, t_ns, kind, actor_id, peer_id, lane, message_type, queue_ns, handle_ns, detail, name, trace, "
+    "failed, "
     "thread, period_ns, scheduled_ns";
 
 /// Binds the kEventParams parameters of one row, after the first `offset` parameters. Text is not

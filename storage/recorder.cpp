@@ -14,7 +14,6 @@
 
 #include <algorithm>
 #include <deque>
-#include <fstream>
 #include <system_error>
 #include <vector>
 
@@ -26,9 +25,12 @@ namespace actorscope {
 
 std::string_view to_string(Detail detail) noexcept {
   switch (detail) {
-    case Detail::lifecycle: return "lifecycle";
-    case Detail::sampled: return "sampled";
-    case Detail::full: return "full";
+    case Detail::lifecycle:
+      return "lifecycle";
+    case Detail::sampled:
+      return "sampled";
+    case Detail::full:
+      return "full";
   }
   return "unknown";
 }
@@ -44,23 +46,30 @@ namespace storage {
 namespace {
 
 std::int64_t wall_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
       .count();
 }
 
 observe::Interest interest_for(const RecorderOptions& o) {
   switch (o.detail) {
-    case Detail::lifecycle: return {};
+    case Detail::lifecycle:
+      return {};
     case Detail::sampled:
-      return {.messages = true, .timing = true, .type_names = true, .sample_every = std::max<std::uint32_t>(1, o.sample_every)};
-    case Detail::full: return {.messages = true, .timing = true, .type_names = true, .sample_every = 1};
+      return {.messages = true,
+              .timing = true,
+              .type_names = true,
+              .sample_every = std::max<std::uint32_t>(1, o.sample_every)};
+    case Detail::full:
+      return {.messages = true, .timing = true, .type_names = true, .sample_every = 1};
   }
   return {};
 }
 
 bool changes_actor_row(observe::EventKind k) {
   using K = observe::EventKind;
-  return k == K::spawned || k == K::linked || k == K::unlinked || k == K::stopped || k == K::failed || k == K::killed;
+  return k == K::spawned || k == K::linked || k == K::unlinked || k == K::stopped || k == K::failed ||
+         k == K::killed;
 }
 
 }  // namespace
@@ -86,8 +95,8 @@ struct RecorderWriter {
   Recorder& rec;
   std::unique_ptr<Database> db;
   static constexpr int kBulkRows = 32;
-  Statement insert_session, update_session, end_session, insert_event, insert_events, upsert_actor, insert_poll,
-      insert_stats, insert_keyframe;
+  Statement insert_session, update_session, end_session, insert_event, insert_events, upsert_actor,
+      insert_poll, insert_stats, insert_keyframe;
 
   // -- requests (Recorder::m_) --
   std::optional<SessionStart> start;
@@ -124,22 +133,27 @@ struct RecorderWriter {
 
   void prepare() {
     insert_session = db->prepare(
-        "INSERT INTO sessions(started_at, updated_at, runtime, threads, scenario, seed, detail, sample_every, "
-        "stats_interval_ns, keyframe_every, start_t_ns, end_t_ns, recorder) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
+        "INSERT INTO sessions(started_at, updated_at, runtime, threads, scenario, seed, detail, "
+        "sample_every, "
+        "stats_interval_ns, keyframe_every, start_t_ns, end_t_ns, recorder) VALUES "
+        "(?,?,?,?,?,?,?,?,?,?,?,?,?)");
     update_session = db->prepare(
-        "UPDATE sessions SET updated_at = ?, end_t_ns = ?, events_recorded = ?, events_dropped = ? WHERE id = ?");
+        "UPDATE sessions SET updated_at = ?, end_t_ns = ?, events_recorded = ?, events_dropped = ? WHERE id "
+        "= ?");
     end_session = db->prepare("UPDATE sessions SET ended_at = ? WHERE id = ?");
     insert_event = db->prepare(insert_events_sql(1));
     insert_events = db->prepare(insert_events_sql(kBulkRows));
     upsert_actor = db->prepare(
         "INSERT OR REPLACE INTO actors(session_id, actor_id, name, type_name, parent_id, thread, spawned_ns, "
         "stopped_ns, exit_kind, exit_reason) VALUES (?,?,?,?,?,?,?,?,?,?)");
-    insert_poll = db->prepare("INSERT INTO stats_polls(session_id, poll, t_ns, after_seq, dropped) VALUES (?,?,?,?,?)");
+    insert_poll =
+        db->prepare("INSERT INTO stats_polls(session_id, poll, t_ns, after_seq, dropped) VALUES (?,?,?,?,?)");
     insert_stats = db->prepare(
-        "INSERT INTO actor_stats(session_id, poll, actor_id, bucket_ns, handled, sent, mailbox_depth, mailbox_max, "
+        "INSERT INTO actor_stats(session_id, poll, actor_id, bucket_ns, handled, sent, mailbox_depth, "
+        "mailbox_max, "
         "queue_ns_sum, handle_ns_sum) VALUES (?,?,?,?,?,?,?,?,?,?)");
-    insert_keyframe =
-        db->prepare("INSERT OR REPLACE INTO keyframes(session_id, seq, poll, t_ns, state) VALUES (?,?,?,?,?)");
+    insert_keyframe = db->prepare(
+        "INSERT OR REPLACE INTO keyframes(session_id, seq, poll, t_ns, state) VALUES (?,?,?,?,?)");
   }
 
   void begin_transaction() { db->exec("BEGIN IMMEDIATE"); }
@@ -198,7 +212,8 @@ struct RecorderWriter {
         insert_session.bind_null(6);
       }
       insert_session.bind(7, to_string(o.detail));
-      insert_session.bind(8, static_cast<std::int64_t>(rec.interest_.messages ? rec.interest_.sample_every : 0));
+      insert_session.bind(8,
+                          static_cast<std::int64_t>(rec.interest_.messages ? rec.interest_.sample_every : 0));
       insert_session.bind(9, observe::to_ns(o.stats_interval));
       insert_session.bind(10, static_cast<std::int64_t>(o.keyframe_every));
       insert_session.bind(11, t0);
@@ -251,7 +266,8 @@ struct RecorderWriter {
     }
     for (const observe::StatsSample& x : samples) {
       // Behind an earlier bucket of the same actor that is still waiting, this one waits too.
-      const bool behind = std::any_of(still.begin(), still.end(), [&](const Orphan& o) { return o.sample.actor == x.actor; });
+      const bool behind =
+          std::any_of(still.begin(), still.end(), [&](const Orphan& o) { return o.sample.actor == x.actor; });
       if (!last && (behind || rec.state_.actor(x.actor) == nullptr)) {
         still.push_back({x, 0});
       } else {
@@ -366,7 +382,8 @@ struct RecorderWriter {
       // The rows, many per statement (the order of writes inside one transaction does not matter).
       std::size_t i = 0;
       for (; i + kBulkRows <= batch.size(); i += kBulkRows) {
-        for (int r = 0; r < kBulkRows; ++r) bind_event(insert_events, r * kEventParams, session, batch[i + r]);
+        for (int r = 0; r < kBulkRows; ++r)
+          bind_event(insert_events, r * kEventParams, session, batch[i + r]);
         insert_events.run();
       }
       for (; i < batch.size(); ++i) {
@@ -429,15 +446,20 @@ Recorder::Recorder(std::filesystem::path file, RecorderOptions options)
   const bool exists = std::filesystem::exists(file_, ec);
   if (exists) {
     if (std::filesystem::is_directory(file_, ec))
-      throw RecordingError(Kind::cannot_open, file_,
-                           storage::quoted(file_) + " is a folder; give the recording a file name, e.g. session.db");
+      throw RecordingError(
+          Kind::cannot_open, file_,
+          storage::quoted(file_) + " is a folder; give the recording a file name, e.g. session.db");
     switch (options_.if_exists) {
       case RecorderOptions::IfExists::refuse:
-        throw RecordingError(Kind::already_exists, file_,
-                             storage::quoted(file_) +
-                                 " already exists; choose another file name, or allow adding to it or replacing it");
-      case RecorderOptions::IfExists::replace: remove_recording_files(file_); break;
-      case RecorderOptions::IfExists::append: break;
+        throw RecordingError(
+            Kind::already_exists, file_,
+            storage::quoted(file_) +
+                " already exists; choose another file name, or allow adding to it or replacing it");
+      case RecorderOptions::IfExists::replace:
+        remove_recording_files(file_);
+        break;
+      case RecorderOptions::IfExists::append:
+        break;
     }
   }
   writer_ = std::make_unique<storage::RecorderWriter>(*this);
@@ -479,17 +501,20 @@ Recorder::~Recorder() {
   }
 }
 
-void Recorder::on_event(const observe::Event& event) noexcept { collector_->on_event(event); }
+void Recorder::on_event(const observe::Event& event) noexcept {
+  collector_->on_event(event);
+}
 
 void Recorder::on_attach(System& system) {
   std::unique_lock lk(m_);
   if (writer_->active || writer_->start)
     throw std::logic_error(
-        "actorscope: this Recorder is already recording a System; a Recorder records one System at a time (detach "
+        "actorscope: this Recorder is already recording a System; a Recorder records one System at a time "
+        "(detach "
         "it from the other first, or make a second Recorder)");
   // No System is attached, so no on_event is running: the collector can be replaced.
-  collector_owner_ = std::make_unique<observe::EventCollector>(
-      observe::EventCollector::Options{.interest = interest_, .per_thread_capacity = options_.per_thread_capacity});
+  collector_owner_ = std::make_unique<observe::EventCollector>(observe::EventCollector::Options{
+      .interest = interest_, .per_thread_capacity = options_.per_thread_capacity});
   collector_ = collector_owner_.get();
   {
     std::lock_guard plk(poll_m_);
@@ -497,8 +522,8 @@ void Recorder::on_attach(System& system) {
     bucketer_ = {};
     runtime_ = &system.runtime();
   }
-  writer_->start = storage::SessionStart{std::string(system.runtime().name()), system.runtime().thread_count(),
-                                         system.runtime().now()};
+  writer_->start = storage::SessionStart{std::string(system.runtime().name()),
+                                         system.runtime().thread_count(), system.runtime().now()};
   writer_->start_done = false;
   wake_writer_.notify_all();
   writer_done_.wait(lk, [&] { return writer_->start_done; });

@@ -168,7 +168,8 @@ void create_or_migrate(Database& db, const std::filesystem::path& file) {
       db.exec(m.sql);
       version = m.to;
     }
-    if (db.scalar("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'meta'").value_or(0) != 0) {
+    if (db.scalar("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'meta'").value_or(0) !=
+        0) {
       Statement set = db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)");
       const std::string v = std::to_string(version);
       set.bind(1, std::string_view("format_version"));

@@ -7,8 +7,8 @@
 
 #include <algorithm>
 #include <cstring>
-#include <limits>
 #include <fstream>
+#include <limits>
 #include <system_error>
 
 namespace actorscope {
@@ -34,7 +34,8 @@ RecordingError corrupt(const std::filesystem::path& file, std::string_view what)
 }
 
 std::uint32_t be32(const unsigned char* p) {
-  return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) | std::uint32_t{p[3]};
+  return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) |
+         std::uint32_t{p[3]};
 }
 
 // Looks at the file before SQLite does: a missing file, a folder, something that is not SQLite,
@@ -43,36 +44,40 @@ void check_file(const std::filesystem::path& file) {
   std::error_code ec;
   const auto status = std::filesystem::status(file, ec);
   if (ec || !std::filesystem::exists(status))
-    throw RecordingError(Kind::cannot_open, file,
-                         "cannot open " + storage::quoted(file) + ": there is no such file; check the name and folder");
+    throw RecordingError(
+        Kind::cannot_open, file,
+        "cannot open " + storage::quoted(file) + ": there is no such file; check the name and folder");
   if (std::filesystem::is_directory(status))
     throw RecordingError(Kind::cannot_open, file,
                          "cannot open " + storage::quoted(file) + ": it is a folder, not a recording file");
   const std::uintmax_t size = std::filesystem::file_size(file, ec);
   std::ifstream in(file, std::ios::binary);
   if (ec || !in)
-    throw RecordingError(Kind::cannot_open, file,
-                         "cannot open " + storage::quoted(file) + ": it cannot be read; check its permissions");
-  if (size == 0)
-    throw storage::not_a_recording_error(file, "the file is empty");
+    throw RecordingError(
+        Kind::cannot_open, file,
+        "cannot open " + storage::quoted(file) + ": it cannot be read; check its permissions");
+  if (size == 0) throw storage::not_a_recording_error(file, "the file is empty");
   unsigned char h[100] = {};
   in.read(reinterpret_cast<char*>(h), sizeof h);
   static constexpr char kMagic[16] = "SQLite format 3";  // with its terminating NUL, as in the file
   if (static_cast<std::size_t>(in.gcount()) < sizeof kMagic || std::memcmp(h, kMagic, sizeof kMagic) != 0)
-    throw RecordingError(Kind::not_sqlite, file,
-                         storage::quoted(file) +
-                             " is not an SQLite database, so it is not an Actorscope recording (it does not start "
-                             "with the SQLite header); check the file name, or make a recording with 'actorscope "
-                             "record'");
+    throw RecordingError(
+        Kind::not_sqlite, file,
+        storage::quoted(file) +
+            " is not an SQLite database, so it is not an Actorscope recording (it does not start "
+            "with the SQLite header); check the file name, or make a recording with 'actorscope "
+            "record'");
   if (in.gcount() < static_cast<std::streamsize>(sizeof h))
-    throw corrupt(file, "it ends inside the SQLite header (" + std::to_string(size) + " bytes): it was truncated");
+    throw corrupt(file,
+                  "it ends inside the SQLite header (" + std::to_string(size) + " bytes): it was truncated");
   std::uint64_t page_size = (std::uint64_t{h[16]} << 8) | h[17];
   if (page_size == 1) page_size = 65536;
   const std::uint32_t pages = be32(h + 28);
   // The header's page count is trustworthy only when "version-valid-for" matches the change counter.
   if (pages != 0 && be32(h + 92) == be32(h + 24) && size < page_size * pages)
     throw corrupt(file, "it is shorter than its header says (" + std::to_string(size) + " of " +
-                            std::to_string(page_size * pages) + " bytes): it was truncated, e.g. by an interrupted copy");
+                            std::to_string(page_size * pages) +
+                            " bytes): it was truncated, e.g. by an interrupted copy");
 }
 
 }  // namespace
@@ -81,7 +86,8 @@ SessionReader::SessionReader(std::filesystem::path file, Options options)
     : file_(std::move(file)), options_(options) {
   check_file(file_);
   try {
-    db_ = std::make_unique<Database>(file_, Database::Mode::read_only, static_cast<int>(options_.busy_timeout.count()));
+    db_ = std::make_unique<Database>(file_, Database::Mode::read_only,
+                                     static_cast<int>(options_.busy_timeout.count()));
     const auto version = storage::read_format_version(*db_, file_);
     if (!version) throw storage::not_a_recording_error(file_, "it has no meta table with a format_version");
     if (*version > kRecordingFormatVersion) throw storage::too_new_error(file_, *version);
@@ -121,7 +127,9 @@ void SessionReader::verify() const {
         problems += line;
       }
     }
-    if (n > 0) throw corrupt(file_, "SQLite's integrity check found " + std::to_string(n) + " problem(s): " + problems);
+    if (n > 0)
+      throw corrupt(file_,
+                    "SQLite's integrity check found " + std::to_string(n) + " problem(s): " + problems);
     return 0;
   });
 }
@@ -130,7 +138,8 @@ namespace {
 
 constexpr const char* kSessionColumns =
     "SELECT id, started_at, ended_at, updated_at, runtime, threads, scenario, seed, detail, sample_every, "
-    "stats_interval_ns, keyframe_every, start_t_ns, end_t_ns, events_recorded, events_dropped, recorder FROM sessions";
+    "stats_interval_ns, keyframe_every, start_t_ns, end_t_ns, events_recorded, events_dropped, recorder FROM "
+    "sessions";
 
 SessionInfo read_session(const Statement& r) {
   SessionInfo s;
@@ -144,8 +153,9 @@ SessionInfo read_session(const Statement& r) {
   if (auto seed = r.optional_int64(7)) s.seed = static_cast<std::uint64_t>(*seed);
   const std::string_view detail = r.text(8);
   const auto d = detail_from_string(detail);
-  if (!d) throw std::invalid_argument("session " + std::to_string(s.id) + " has detail \"" + std::string(detail) +
-                                      "\", which is not a detail level");
+  if (!d)
+    throw std::invalid_argument("session " + std::to_string(s.id) + " has detail \"" + std::string(detail) +
+                                "\", which is not a detail level");
   s.detail = *d;
   s.sample_every = static_cast<std::uint32_t>(r.int64(9));
   s.stats_interval = observe::duration_from_ns(r.int64(10));
@@ -189,7 +199,8 @@ std::vector<ActorInfo> SessionReader::actors(std::int64_t session) const {
   return guarded([&] {
     std::vector<ActorInfo> out;
     Statement s = db_->prepare(
-        "SELECT actor_id, name, type_name, parent_id, thread, spawned_ns, stopped_ns, exit_kind, exit_reason FROM "
+        "SELECT actor_id, name, type_name, parent_id, thread, spawned_ns, stopped_ns, exit_kind, exit_reason "
+        "FROM "
         "actors WHERE session_id = ? ORDER BY actor_id");
     s.bind(1, session);
     while (s.step()) {
@@ -203,11 +214,15 @@ std::vector<ActorInfo> SessionReader::actors(std::int64_t session) const {
       if (auto t = s.optional_int64(6)) a.stopped = observe::time_from_ns(*t);
       if (!s.is_null(7)) {
         const std::string_view k = s.text(7);
-        if (k == "stopped") a.exit_kind = ExitKind::stopped;
-        else if (k == "failed") a.exit_kind = ExitKind::failed;
-        else if (k == "killed") a.exit_kind = ExitKind::killed;
-        else throw std::invalid_argument("actor " + a.id.to_string() + " has exit_kind \"" + std::string(k) +
-                                         "\", which is not stopped, failed or killed");
+        if (k == "stopped")
+          a.exit_kind = ExitKind::stopped;
+        else if (k == "failed")
+          a.exit_kind = ExitKind::failed;
+        else if (k == "killed")
+          a.exit_kind = ExitKind::killed;
+        else
+          throw std::invalid_argument("actor " + a.id.to_string() + " has exit_kind \"" + std::string(k) +
+                                      "\", which is not stopped, failed or killed");
       }
       a.exit_reason = std::string(s.text(8));
       out.push_back(std::move(a));
@@ -225,7 +240,9 @@ std::array<std::uint64_t, observe::kEventKindCount> SessionReader::event_counts(
     while (s.step()) {
       const std::string_view kind = s.text(0);
       const auto k = observe::event_kind_from_string(kind);
-      if (!k) throw std::invalid_argument("an event has kind \"" + std::string(kind) + "\", which is not an event kind");
+      if (!k)
+        throw std::invalid_argument("an event has kind \"" + std::string(kind) +
+                                    "\", which is not an event kind");
       out[static_cast<std::size_t>(*k)] = static_cast<std::uint64_t>(s.int64(1));
     }
     return out;
@@ -241,7 +258,8 @@ std::uint64_t SessionReader::last_seq_at(std::int64_t session, TimePoint t, std:
   last.bind(1, session);
   const std::uint64_t max_seq = last.step() ? static_cast<std::uint64_t>(last.int64(0)) : 0;
   if (max_seq <= after) return after;
-  Statement probe = db_->prepare("SELECT seq, t_ns FROM events WHERE session_id = ? AND seq >= ? ORDER BY seq LIMIT 1");
+  Statement probe =
+      db_->prepare("SELECT seq, t_ns FROM events WHERE session_id = ? AND seq >= ? ORDER BY seq LIMIT 1");
   auto next_at = [&](std::uint64_t seq) -> std::optional<std::pair<std::uint64_t, std::int64_t>> {
     probe.reset();
     probe.bind(1, session);
@@ -249,8 +267,8 @@ std::uint64_t SessionReader::last_seq_at(std::int64_t session, TimePoint t, std:
     if (!probe.step()) return std::nullopt;
     return std::make_pair(static_cast<std::uint64_t>(probe.int64(0)), probe.int64(1));
   };
-  std::uint64_t lo = after;         // known: at or before t (or the starting point)
-  std::uint64_t hi = max_seq + 1;   // known: after t (or past the end)
+  std::uint64_t lo = after;        // known: at or before t (or the starting point)
+  std::uint64_t hi = max_seq + 1;  // known: after t (or past the end)
   while (hi - lo > 1) {
     const std::uint64_t mid = lo + (hi - lo) / 2;
     const auto row = next_at(mid);
@@ -305,14 +323,16 @@ observe::SystemState SessionReader::state_at(std::int64_t session, TimePoint t, 
       bool found = false;
       if (options.use_keyframes) {
         k = db_->prepare(
-            "SELECT seq, poll, state FROM keyframes WHERE session_id = ? AND t_ns <= ? ORDER BY seq DESC, poll DESC "
+            "SELECT seq, poll, state FROM keyframes WHERE session_id = ? AND t_ns <= ? ORDER BY seq DESC, "
+            "poll DESC "
             "LIMIT 1");
         k.bind(1, session);
         k.bind(2, t_ns);
         found = k.step();
       }
       if (!found) {
-        k = db_->prepare("SELECT seq, poll, state FROM keyframes WHERE session_id = ? AND seq = 0 AND poll = 0");
+        k = db_->prepare(
+            "SELECT seq, poll, state FROM keyframes WHERE session_id = ? AND seq = 0 AND poll = 0");
         k.bind(1, session);
         found = k.step();
       }
@@ -328,18 +348,22 @@ observe::SystemState SessionReader::state_at(std::int64_t session, TimePoint t, 
     std::vector<Poll> polls;
     {
       Statement p = db_->prepare(
-          "SELECT poll, after_seq, dropped FROM stats_polls WHERE session_id = ? AND poll > ? AND t_ns <= ? ORDER BY "
+          "SELECT poll, after_seq, dropped FROM stats_polls WHERE session_id = ? AND poll > ? AND t_ns <= ? "
+          "ORDER BY "
           "poll");
       p.bind(1, session);
       p.bind(2, static_cast<std::int64_t>(from_poll));
       p.bind(3, t_ns);
       while (p.step())
-        polls.push_back({static_cast<std::uint64_t>(p.int64(0)), static_cast<std::uint64_t>(p.int64(1)),
-                         static_cast<std::uint64_t>(p.int64(2)), {}});
+        polls.push_back({static_cast<std::uint64_t>(p.int64(0)),
+                         static_cast<std::uint64_t>(p.int64(1)),
+                         static_cast<std::uint64_t>(p.int64(2)),
+                         {}});
     }
     if (!polls.empty()) {
-      Statement b = db_->prepare(std::string("SELECT poll, ") + kSampleColumns +
-                                 " FROM actor_stats WHERE session_id = ? AND poll > ? AND poll <= ? ORDER BY poll, rowid");
+      Statement b = db_->prepare(
+          std::string("SELECT poll, ") + kSampleColumns +
+          " FROM actor_stats WHERE session_id = ? AND poll > ? AND poll <= ? ORDER BY poll, rowid");
       b.bind(1, session);
       b.bind(2, static_cast<std::int64_t>(from_poll));
       b.bind(3, static_cast<std::int64_t>(polls.back().number));
@@ -426,13 +450,15 @@ std::vector<observe::Event> SessionReader::events(std::int64_t session, const Ev
   return out;
 }
 
-std::vector<observe::StatsSample> SessionReader::stats(std::int64_t session, TimePoint from, TimePoint to) const {
+std::vector<observe::StatsSample> SessionReader::stats(std::int64_t session, TimePoint from,
+                                                       TimePoint to) const {
   (void)this->session(session);
   return guarded([&] {
     std::vector<observe::StatsSample> out;
-    Statement s = db_->prepare(std::string("SELECT ") + kSampleColumns +
-                               " FROM actor_stats WHERE session_id = ? AND bucket_ns >= ? AND bucket_ns <= ? ORDER BY "
-                               "poll, rowid");
+    Statement s =
+        db_->prepare(std::string("SELECT ") + kSampleColumns +
+                     " FROM actor_stats WHERE session_id = ? AND bucket_ns >= ? AND bucket_ns <= ? ORDER BY "
+                     "poll, rowid");
     s.bind(1, session);
     s.bind(2, observe::to_ns(from));
     s.bind(3, observe::to_ns(to));

@@ -37,7 +37,8 @@ int run(std::vector<std::string> args) {
   const bool force = a.flag("force");
   const auto files = a.positionals();
   a.finish(1);
-  if (files.empty()) throw a.error("which recording? give its file name: actorscope export FILE --out FILE.json");
+  if (files.empty())
+    throw a.error("which recording? give its file name: actorscope export FILE --out FILE.json");
   if (format != "chrome-trace") throw a.error("--format must be chrome-trace, not \"" + format + "\"");
   if (!out) throw a.error("--out is required: the JSON file to write, e.g. --out trace.json");
   std::error_code ec;
@@ -63,7 +64,9 @@ int run(std::vector<std::string> args) {
   ChromeTraceSummary sum;
   {
     std::ofstream json(tmp, std::ios::binary | std::ios::trunc);
-    if (!json) throw std::runtime_error("cannot write \"" + tmp.string() + "\": check that its folder exists and is writable");
+    if (!json)
+      throw std::runtime_error("cannot write \"" + tmp.string() +
+                               "\": check that its folder exists and is writable");
     try {
       sum = write_chrome_trace(reader, id, json);
     } catch (...) {
@@ -82,10 +85,12 @@ int run(std::vector<std::string> args) {
     std::filesystem::remove(tmp, ec);
     throw std::runtime_error("cannot move the trace into place as \"" + *out + "\": " + ec.message());
   }
-  std::printf("%s: session %lld as Chrome trace JSON (%s): %s actor tracks, %s message slices, %s flows, %s instants\n",
-              out->c_str(), static_cast<long long>(id), file_size_text(std::filesystem::file_size(*out, ec)).c_str(),
-              with_commas(sum.tracks).c_str(), with_commas(sum.slices).c_str(), with_commas(sum.flows).c_str(),
-              with_commas(sum.instants).c_str());
+  std::printf(
+      "%s: session %lld as Chrome trace JSON (%s): %s actor tracks, %s message slices, %s flows, %s "
+      "instants\n",
+      out->c_str(), static_cast<long long>(id), file_size_text(std::filesystem::file_size(*out, ec)).c_str(),
+      with_commas(sum.tracks).c_str(), with_commas(sum.slices).c_str(), with_commas(sum.flows).c_str(),
+      with_commas(sum.instants).c_str());
   std::printf("open it in https://ui.perfetto.dev or chrome://tracing\n");
   return 0;
 }

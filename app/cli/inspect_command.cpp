@@ -37,8 +37,8 @@ int run(std::vector<std::string> args) {
 
   const SessionReader reader(files.front());  // RecordingError: printed by the dispatcher, exit 1
   if (!no_check) reader.verify();
-  const std::vector<SessionInfo> sessions = session ? std::vector<SessionInfo>{reader.session(*session)}
-                                                    : reader.sessions();
+  const std::vector<SessionInfo> sessions =
+      session ? std::vector<SessionInfo>{reader.session(*session)} : reader.sessions();
   std::printf("%s: Actorscope recording, format %d, %zu session%s, %s\n", files.front().c_str(),
               reader.format_version(), reader.sessions().size(), reader.sessions().size() == 1 ? "" : "s",
               file_size_text(recording_size(files.front())).c_str());

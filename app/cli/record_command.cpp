@@ -12,12 +12,12 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <cstdint>
-#include <optional>
 #include <chrono>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <thread>
 
 namespace actorscope::cli {
@@ -25,7 +25,9 @@ namespace actorscope::cli {
 namespace {
 
 volatile std::sig_atomic_t interrupted = 0;
-extern "C" void on_interrupt(int) { interrupted = 1; }
+extern "C" void on_interrupt(int) {
+  interrupted = 1;
+}
 
 constexpr const char* kUsage =
     "usage: actorscope record --scenario NAME --out FILE [options]\n"
@@ -105,11 +107,12 @@ Choice parse(std::vector<std::string> args) {
       throw a.error("--out \"" + c.out.string() + "\" is a folder; give a file name, e.g. " +
                     (c.out / "session.db").string());
     if (!append && !force)
-      throw a.error("\"" + c.out.string() +
-                    "\" already exists; use --force to replace it, --append to add this session to it, or choose "
-                    "another --out");
+      throw a.error(
+          "\"" + c.out.string() +
+          "\" already exists; use --force to replace it, --append to add this session to it, or choose "
+          "another --out");
   }
-  c.if_exists = append ? RecorderOptions::IfExists::append
+  c.if_exists = append  ? RecorderOptions::IfExists::append
                 : force ? RecorderOptions::IfExists::replace
                         : RecorderOptions::IfExists::refuse;
   return c;
@@ -143,8 +146,8 @@ int run(std::vector<std::string> args) {
   {
     Recorder recorder(c.out, options);  // RecordingError: printed by the dispatcher, exit 1
     std::fprintf(stderr, "recording scenario %s on %s (%u thread%s) at detail %s into %s\n",
-                 std::string(c.scenario->name()).c_str(), c.runtime.c_str(), c.threads, c.threads == 1 ? "" : "s",
-                 std::string(to_string(c.detail)).c_str(), c.out.string().c_str());
+                 std::string(c.scenario->name()).c_str(), c.runtime.c_str(), c.threads,
+                 c.threads == 1 ? "" : "s", std::string(to_string(c.detail)).c_str(), c.out.string().c_str());
     interrupted = 0;
     auto previous = std::signal(SIGINT, on_interrupt);
     {
@@ -154,8 +157,10 @@ int run(std::vector<std::string> args) {
 
       using clock = std::chrono::steady_clock;
       const auto start = clock::now();
-      const auto end = start + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(c.seconds));
-      const auto every = tty ? clock::duration(std::chrono::milliseconds(200)) : clock::duration(std::chrono::seconds(1));
+      const auto end =
+          start + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(c.seconds));
+      const auto every =
+          tty ? clock::duration(std::chrono::milliseconds(200)) : clock::duration(std::chrono::seconds(1));
       auto next_report = start + every;
       // Recording for a while is the point of this command: wake a few times a second to report.
       for (auto now = clock::now(); now < end; now = clock::now()) {

@@ -61,8 +61,9 @@ std::string seconds(Duration d) {
 
 void print_session_summary(std::FILE* to, const SessionReader& reader, const SessionInfo& s) {
   std::string what = s.scenario.empty() ? std::string("(no scenario)") : s.scenario;
-  std::fprintf(to, "session %lld: %s on %s (%u thread%s), detail %s", static_cast<long long>(s.id), what.c_str(),
-               s.runtime.c_str(), s.threads, s.threads == 1 ? "" : "s", std::string(to_string(s.detail)).c_str());
+  std::fprintf(to, "session %lld: %s on %s (%u thread%s), detail %s", static_cast<long long>(s.id),
+               what.c_str(), s.runtime.c_str(), s.threads, s.threads == 1 ? "" : "s",
+               std::string(to_string(s.detail)).c_str());
   if (s.detail == Detail::sampled) std::fprintf(to, " (1 message in %u)", s.sample_every);
   if (s.seed) std::fprintf(to, ", seed %llu", static_cast<unsigned long long>(*s.seed));
   std::fprintf(to, "\n");
@@ -71,13 +72,15 @@ void print_session_summary(std::FILE* to, const SessionReader& reader, const Ses
   if (s.ended_cleanly()) {
     std::fprintf(to, "  ended       cleanly, %s\n", utc(*s.ended_at).c_str());
   } else {
-    std::fprintf(to,
-                 "  ended       UNCLEANLY: the recording process stopped without closing the session (or is still "
-                 "recording); last write %s\n",
-                 utc(s.updated_at).c_str());
+    std::fprintf(
+        to,
+        "  ended       UNCLEANLY: the recording process stopped without closing the session (or is still "
+        "recording); last write %s\n",
+        utc(s.updated_at).c_str());
   }
   std::fprintf(to, "  time range  %s of runtime clock (t_ns %lld to %lld)\n", seconds(s.duration()).c_str(),
-               static_cast<long long>(observe::to_ns(s.start_time)), static_cast<long long>(observe::to_ns(s.end_time)));
+               static_cast<long long>(observe::to_ns(s.start_time)),
+               static_cast<long long>(observe::to_ns(s.end_time)));
 
   const std::vector<ActorInfo> actors = reader.actors(s.id);
   std::uint64_t alive = 0, by_exit[3] = {0, 0, 0};
@@ -89,12 +92,13 @@ void print_session_summary(std::FILE* to, const SessionReader& reader, const Ses
     }
   }
   std::fprintf(to, "  actors      %s: %s stopped, %s failed, %s killed, %s still alive at the end\n",
-               with_commas(actors.size()).c_str(), with_commas(by_exit[0]).c_str(), with_commas(by_exit[1]).c_str(),
-               with_commas(by_exit[2]).c_str(), with_commas(alive).c_str());
+               with_commas(actors.size()).c_str(), with_commas(by_exit[0]).c_str(),
+               with_commas(by_exit[1]).c_str(), with_commas(by_exit[2]).c_str(), with_commas(alive).c_str());
 
-  std::fprintf(to, "  events      %s recorded, %s dropped%s\n", with_commas(s.events_recorded).c_str(),
-               with_commas(s.events_dropped).c_str(),
-               s.events_dropped > 0 ? " (the engine's buffers were full; statistics below are still exact)" : "");
+  std::fprintf(
+      to, "  events      %s recorded, %s dropped%s\n", with_commas(s.events_recorded).c_str(),
+      with_commas(s.events_dropped).c_str(),
+      s.events_dropped > 0 ? " (the engine's buffers were full; statistics below are still exact)" : "");
   const auto counts = reader.event_counts(s.id);
   for (std::size_t k = 0; k < counts.size(); ++k) {
     if (counts[k] == 0) continue;

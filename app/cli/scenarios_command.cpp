@@ -24,12 +24,13 @@ int run(std::vector<std::string> args) {
 }  // namespace
 
 const Command& scenarios_command() {
-  static const Command c{"scenarios", "list the built-in demo scenarios",
-                         "usage: actorscope scenarios\n"
-                         "\n"
-                         "Lists the built-in demo scenarios that 'actorscope record --scenario NAME' runs, with one\n"
-                         "line on what each shows. Every scenario is deterministic given --seed.\n",
-                         run};
+  static const Command c{
+      "scenarios", "list the built-in demo scenarios",
+      "usage: actorscope scenarios\n"
+      "\n"
+      "Lists the built-in demo scenarios that 'actorscope record --scenario NAME' runs, with one\n"
+      "line on what each shows. Every scenario is deterministic given --seed.\n",
+      run};
   return c;
 }
 

@@ -38,7 +38,9 @@ struct Member {
     std::uint64_t heard = 0;
   };
   State pre_start(Context<Member>&, std::uint64_t seed) { return State{Random(seed), 0}; }
-  void post_start(Context<Member>& ctx, State& s) { ctx.send_after(std::chrono::milliseconds(s.rng.between(5, 40)), Tick{}); }
+  void post_start(Context<Member>& ctx, State& s) {
+    ctx.send_after(std::chrono::milliseconds(s.rng.between(5, 40)), Tick{});
+  }
   void handle(Context<Member>& ctx, MemberMsg msg, State& s) {
     if (std::holds_alternative<Broadcast>(msg)) {
       ++s.heard;
@@ -68,7 +70,9 @@ struct Broadcaster {
     std::uint64_t sent = 0;
   };
   State pre_start(Context<Broadcaster>&, std::uint64_t seed) { return State{Random(seed), 0}; }
-  void post_start(Context<Broadcaster>& ctx, State&) { ctx.send_interval(50ms, [] { return Tick{}; }); }
+  void post_start(Context<Broadcaster>& ctx, State&) {
+    ctx.send_interval(50ms, [] { return Tick{}; });
+  }
   void handle(Context<Broadcaster>& ctx, Tick, State& s) {
     const std::string group(kGroups[s.rng.below(kGroups.size())]);
     ++s.sent;
@@ -82,7 +86,9 @@ struct Watcher {
   using Message = Tick;
   using State = std::uint64_t;
   std::uint64_t pre_start(Context<Watcher>&) { return 0; }
-  void post_start(Context<Watcher>& ctx, std::uint64_t&) { ctx.system().groups().monitor_scope(kScope, ctx.cell()); }
+  void post_start(Context<Watcher>& ctx, std::uint64_t&) {
+    ctx.system().groups().monitor_scope(kScope, ctx.cell());
+  }
   void handle(Context<Watcher>&, Tick, std::uint64_t&) {}
   void handle_supervisor_event(Context<Watcher>&, const SupervisionEvent& e, std::uint64_t& changes) {
     if (e.get<ProcessGroupChanged>() != nullptr) ++changes;
@@ -101,7 +107,8 @@ struct Hub {
   void post_start(Context<Hub>& ctx, State& s) {
     (void)ctx.template spawn_linked<Watcher>({.name = "watcher"}).value();
     for (int i = 0; i < 12; ++i) add_member(ctx, s);
-    (void)ctx.template spawn_linked<Broadcaster>({.name = "broadcaster"}, Random::derived(s.seed, 1).next()).value();
+    (void)ctx.template spawn_linked<Broadcaster>({.name = "broadcaster"}, Random::derived(s.seed, 1).next())
+        .value();
   }
   void handle(Context<Hub>&, Tick, State&) {}
   void handle_supervisor_event(Context<Hub>& ctx, const SupervisionEvent& event, State& s) {
@@ -117,7 +124,8 @@ struct Hub {
     std::string name = "member-";
     name += std::to_string(s.members);
     // Refused only while the hub itself is stopping.
-    (void)ctx.template spawn_linked<Member>({.name = std::move(name)}, Random::derived(s.seed, 100, s.members).next());
+    (void)ctx.template spawn_linked<Member>({.name = std::move(name)},
+                                            Random::derived(s.seed, 100, s.members).next());
   }
 };
 
@@ -129,7 +137,8 @@ class GroupsScenario final : public Scenario {
   }
   void start(System& system, std::uint64_t seed) const override {
     auto root = system.spawn<Hub>({.name = "hub"}, seed);
-    if (!root) throw std::runtime_error(std::string("the groups scenario could not start: ") + root.error().what());
+    if (!root)
+      throw std::runtime_error(std::string("the groups scenario could not start: ") + root.error().what());
   }
 };
 

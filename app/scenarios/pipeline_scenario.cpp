@@ -41,8 +41,10 @@ struct Stage {
   };
   State pre_start(Context<Stage>&, Setup s) { return State{s, Random(s.seed), 0}; }
   Task<> handle(Context<Stage>&, Item item, State& s) {
-    for (std::uint32_t i = 0; i < item.size; ++i) s.checksum = (s.checksum ^ (item.id + i)) * 0x100000001B3ull;
-    if (s.setup.max_ms > 0) co_await sleep(std::chrono::milliseconds(s.rng.between(s.setup.min_ms, s.setup.max_ms)));
+    for (std::uint32_t i = 0; i < item.size; ++i)
+      s.checksum = (s.checksum ^ (item.id + i)) * 0x100000001B3ull;
+    if (s.setup.max_ms > 0)
+      co_await sleep(std::chrono::milliseconds(s.rng.between(s.setup.min_ms, s.setup.max_ms)));
     if (s.setup.next) (void)s.setup.next.cast(item);
   }
 };
@@ -83,15 +85,19 @@ struct Pipeline {
       const char* name;
       std::uint32_t min_ms, max_ms;
     };
-    const Spec specs[] = {{"sink", 0, 0}, {"aggregate", 0, 0}, {"enrich", 2, 3}, {"parse", 0, 0}, {"ingest", 0, 0}};
+    const Spec specs[] = {
+        {"sink", 0, 0}, {"aggregate", 0, 0}, {"enrich", 2, 3}, {"parse", 0, 0}, {"ingest", 0, 0}};
     ActorRef<Item> next;
     std::uint64_t k = 0;
     for (const Spec& spec : specs) {
-      next = ctx.template spawn_linked<Stage>({.name = spec.name},
-                                              Stage::Setup{next, spec.min_ms, spec.max_ms, Random::derived(seed, ++k).next()})
+      next = ctx.template spawn_linked<Stage>(
+                    {.name = spec.name},
+                    Stage::Setup{next, spec.min_ms, spec.max_ms, Random::derived(seed, ++k).next()})
                  .value();
     }
-    (void)ctx.template spawn_linked<Source>({.name = "source"}, Source::Setup{next, Random::derived(seed, 0).next()})
+    (void)ctx
+        .template spawn_linked<Source>({.name = "source"},
+                                       Source::Setup{next, Random::derived(seed, 0).next()})
         .value();
   }
   void handle(Context<Pipeline>&, Tick, std::uint64_t&) {}
@@ -105,7 +111,8 @@ class PipelineScenario final : public Scenario {
   }
   void start(System& system, std::uint64_t seed) const override {
     auto root = system.spawn<Pipeline>({.name = "pipeline"}, seed);
-    if (!root) throw std::runtime_error(std::string("the pipeline scenario could not start: ") + root.error().what());
+    if (!root)
+      throw std::runtime_error(std::string("the pipeline scenario could not start: ") + root.error().what());
   }
 };
 

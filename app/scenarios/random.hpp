@@ -11,7 +11,8 @@ class Random {
   explicit Random(std::uint64_t seed) noexcept : state_(seed) {}
   /// A generator for a sub-part of a scenario (a worker slot, a generation): independent of its
   /// parent's later draws, and the same for the same seed and keys.
-  static Random derived(std::uint64_t seed, std::uint64_t a, std::uint64_t b = 0, std::uint64_t c = 0) noexcept {
+  static Random derived(std::uint64_t seed, std::uint64_t a, std::uint64_t b = 0,
+                        std::uint64_t c = 0) noexcept {
     Random r(seed ^ (a * 0x9E3779B97F4A7C15ull) ^ (b * 0xC2B2AE3D27D4EB4Full) ^ (c * 0x165667B19E3779F9ull));
     (void)r.next();
     return r;

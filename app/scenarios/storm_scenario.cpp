@@ -76,7 +76,8 @@ struct Squall {
                             : roll < 45 ? Fate::fail_on_message
                             : roll < 75 ? Fate::stop_on_message
                                         : Fate::linger;
-          if (auto drop = ctx.system().template spawn_linked<Drop>(*cloud, {}, fate)) (void)drop->cast(Poke{});
+          if (auto drop = ctx.system().template spawn_linked<Drop>(*cloud, {}, fate))
+            (void)drop->cast(Poke{});
         }
       }
     }
@@ -94,7 +95,9 @@ struct Storm {
   using State = std::uint64_t;
   std::uint64_t pre_start(Context<Storm>&, std::uint64_t seed) { return seed; }
   void post_start(Context<Storm>& ctx, std::uint64_t& seed) {
-    (void)ctx.template spawn_linked<Squall>({.name = "squall"}, Squall::Setup{ctx.cell(), Random::derived(seed, 7).next()})
+    (void)ctx
+        .template spawn_linked<Squall>({.name = "squall"},
+                                       Squall::Setup{ctx.cell(), Random::derived(seed, 7).next()})
         .value();
   }
   void handle(Context<Storm>&, Tick, std::uint64_t&) {}
@@ -109,7 +112,8 @@ class StormScenario final : public Scenario {
   }
   void start(System& system, std::uint64_t seed) const override {
     auto root = system.spawn<Storm>({.name = "storm"}, seed);
-    if (!root) throw std::runtime_error(std::string("the storm scenario could not start: ") + root.error().what());
+    if (!root)
+      throw std::runtime_error(std::string("the storm scenario could not start: ") + root.error().what());
   }
 };
 

@@ -126,8 +126,9 @@ struct Supervisor {
       Team::Setup setup{Random::derived(seed, 100 + t).next(), name, 4};
       teams.push_back(ctx.template spawn_linked<Team>({.name = std::move(name)}, std::move(setup)).value());
     }
-    (void)ctx.template spawn_linked<Dispatcher>({.name = "dispatcher"},
-                                                Dispatcher::Setup{std::move(teams), Random::derived(seed, 1).next()})
+    (void)ctx
+        .template spawn_linked<Dispatcher>(
+            {.name = "dispatcher"}, Dispatcher::Setup{std::move(teams), Random::derived(seed, 1).next()})
         .value();
   }
   void handle(Context<Supervisor>&, Tick, std::uint64_t&) {}
@@ -143,7 +144,9 @@ class SupervisionScenario final : public Scenario {
   }
   void start(System& system, std::uint64_t seed) const override {
     auto root = system.spawn<Supervisor>({.name = "supervisor"}, seed);
-    if (!root) throw std::runtime_error(std::string("the supervision scenario could not start: ") + root.error().what());
+    if (!root)
+      throw std::runtime_error(std::string("the supervision scenario could not start: ") +
+                               root.error().what());
   }
 };
 

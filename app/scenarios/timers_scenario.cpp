@@ -35,7 +35,8 @@ struct Metronome {
   };
   State pre_start(Context<Metronome>&, Setup s) { return State{s, Random(s.seed)}; }
   void post_start(Context<Metronome>& ctx, State& s) {
-    ctx.send_interval(s.setup.period, [] { return Tick{}; }, s.setup.policy);
+    ctx.send_interval(
+        s.setup.period, [] { return Tick{}; }, s.setup.policy);
   }
   Task<> handle(Context<Metronome>&, Tick, State& s) {
     if (s.rng.percent(15)) co_await sleep(std::chrono::milliseconds(s.rng.between(1, 15)));  // a long tick
@@ -106,7 +107,9 @@ struct Hatchery {
     std::uint64_t hatched = 0;
   };
   State pre_start(Context<Hatchery>&, std::uint64_t seed) { return State{Random(seed), 0}; }
-  void post_start(Context<Hatchery>& ctx, State&) { ctx.send_interval(100ms, [] { return Tick{}; }); }
+  void post_start(Context<Hatchery>& ctx, State&) {
+    ctx.send_interval(100ms, [] { return Tick{}; });
+  }
   void handle(Context<Hatchery>& ctx, Tick, State& s) {
     Mayfly::Setup m;
     m.kill = s.rng.percent(30);
@@ -135,8 +138,10 @@ struct Clockwork {
                           {"metronome-50ms-skip", 50ms, MissedTick::skip}};
     std::uint64_t k = 0;
     for (const Spec& spec : specs)
-      (void)ctx.template spawn_linked<Metronome>({.name = spec.name},
-                                                 Metronome::Setup{spec.period, spec.policy, Random::derived(seed, ++k).next()})
+      (void)ctx
+          .template spawn_linked<Metronome>(
+              {.name = spec.name},
+              Metronome::Setup{spec.period, spec.policy, Random::derived(seed, ++k).next()})
           .value();
     (void)ctx.template spawn_linked<Juggler>({.name = "juggler"}, Random::derived(seed, 10).next()).value();
     (void)ctx.template spawn_linked<Hatchery>({.name = "hatchery"}, Random::derived(seed, 11).next()).value();
@@ -153,7 +158,8 @@ class TimersScenario final : public Scenario {
   }
   void start(System& system, std::uint64_t seed) const override {
     auto root = system.spawn<Clockwork>({.name = "clockwork"}, seed);
-    if (!root) throw std::runtime_error(std::string("the timers scenario could not start: ") + root.error().what());
+    if (!root)
+      throw std::runtime_error(std::string("the timers scenario could not start: ") + root.error().what());
   }
 };
 

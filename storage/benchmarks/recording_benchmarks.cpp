@@ -193,7 +193,8 @@ MessageLoopSample message_loop(const std::string& runtime, std::optional<Detail>
     const auto start = Clock::now();
     auto looper = system.spawn<Looper>({}, messages);
     if (!looper) throw MeasurementError(std::string("the looper could not start: ") + looper.error().what());
-    if (!looper->wait(std::chrono::minutes(2))) throw MeasurementError("the message loop did not finish in 2 minutes");
+    if (!looper->wait(std::chrono::minutes(2)))
+      throw MeasurementError("the message loop did not finish in 2 minutes");
     out.ns = ns_since(start);
     if (rec) {
       system.shutdown();
@@ -215,7 +216,8 @@ ReplayFile make_replay_file(const std::filesystem::path& file, std::uint64_t eve
   ReplayFile out;
   out.file = file;
   {
-    FedRecorder fed(file, {.detail = Detail::full, .keyframe_every = 10'000, .per_thread_capacity = kCapacity});
+    FedRecorder fed(file,
+                    {.detail = Detail::full, .keyframe_every = 10'000, .per_thread_capacity = kCapacity});
     const TimePoint t0 = fed.system.runtime().now();
     SyntheticStream stream(2, t0);
     feed(fed.recorder, stream, events, kCapacity);

@@ -31,7 +31,9 @@ struct ThroughputSample {
   std::uint64_t events = 0;   ///< events offered and recorded
   std::uint64_t dropped = 0;  ///< 0 unless the recorder could not keep up (then the sample is invalid)
   std::int64_t ns = 0;        ///< from the first event offered to the last one committed
-  double events_per_second() const noexcept { return ns > 0 ? static_cast<double>(events) * 1e9 / static_cast<double>(ns) : 0; }
+  double events_per_second() const noexcept {
+    return ns > 0 ? static_cast<double>(events) * 1e9 / static_cast<double>(ns) : 0;
+  }
 };
 
 /// Feeds `events` full-detail events (message sent/handled pairs with type names and timing, and a
@@ -74,9 +76,9 @@ struct ReplayFile {
 ReplayFile make_replay_file(const std::filesystem::path& file, std::uint64_t events = 1'000'000);
 
 struct ReplaySample {
-  std::int64_t open_ns = 0;      ///< SessionReader construction (checks the file, reads the format)
-  std::int64_t state_at_ns = 0;  ///< state_at(middle): the nearest keyframe plus the events after it
-  std::int64_t total_ns = 0;     ///< both
+  std::int64_t open_ns = 0;          ///< SessionReader construction (checks the file, reads the format)
+  std::int64_t state_at_ns = 0;      ///< state_at(middle): the nearest keyframe plus the events after it
+  std::int64_t total_ns = 0;         ///< both
   std::uint64_t events_applied = 0;  ///< events in the resulting state (about half of the file)
   std::size_t actors = 0;
 };

@@ -41,7 +41,9 @@ Run run_actorscope(const QStringList& args) {
   return r;
 }
 
-QString describe(const Run& r) { return QString("exit %1\n--- stdout\n%2\n--- stderr\n%3").arg(r.code).arg(r.out, r.err); }
+QString describe(const Run& r) {
+  return QString("exit %1\n--- stdout\n%2\n--- stderr\n%3").arg(r.code).arg(r.out, r.err);
+}
 
 }  // namespace
 
@@ -63,14 +65,15 @@ class TestRecordCli : public QObject {
     QTest::addColumn<QString>("scenario");
     QTest::addColumn<QString>("runtime");
     for (const char* s : {"supervision", "pipeline", "groups", "timers", "storm"})
-      for (const char* rt : {"asio", "qt"}) QTest::newRow(qPrintable(QString("%1 on %2").arg(s, rt))) << s << rt;
+      for (const char* rt : {"asio", "qt"})
+        QTest::newRow(qPrintable(QString("%1 on %2").arg(s, rt))) << s << rt;
   }
   void every_scenario_records_and_inspects_on_both_runtimes() {
     QFETCH(QString, scenario);
     QFETCH(QString, runtime);
     const QString db = file(qPrintable(scenario + "-" + runtime + ".db"));
-    const Run rec = run_actorscope({"record", "--scenario", scenario, "--runtime", runtime, "--seconds", "0.5",
-                                "--detail", "full", "--seed", "7", "--out", db});
+    const Run rec = run_actorscope({"record", "--scenario", scenario, "--runtime", runtime, "--seconds",
+                                    "0.5", "--detail", "full", "--seed", "7", "--out", db});
     QVERIFY2(rec.code == 0, qPrintable(describe(rec)));
     QVERIFY2(rec.out.contains(QString("session 1: %1 on %2").arg(scenario, runtime)), qPrintable(rec.out));
     QVERIFY2(rec.err.contains("recording:"), qPrintable(rec.err));  // progress on stderr
@@ -80,9 +83,12 @@ class TestRecordCli : public QObject {
     QVERIFY2(ins.out.contains("ended       cleanly"), qPrintable(ins.out));
     QVERIFY2(ins.out.contains("message_handled"), qPrintable(ins.out));
     // What each scenario is about shows up in its events.
-    if (scenario == "groups") QVERIFY2(ins.out.contains("group_joined") && ins.out.contains("group_left"), qPrintable(ins.out));
-    if (scenario == "timers") QVERIFY2(ins.out.contains("timer_fired") && ins.out.contains("timer_cancelled"), qPrintable(ins.out));
-    if (scenario == "supervision" || scenario == "storm") QVERIFY2(ins.out.contains("supervision_delivered"), qPrintable(ins.out));
+    if (scenario == "groups")
+      QVERIFY2(ins.out.contains("group_joined") && ins.out.contains("group_left"), qPrintable(ins.out));
+    if (scenario == "timers")
+      QVERIFY2(ins.out.contains("timer_fired") && ins.out.contains("timer_cancelled"), qPrintable(ins.out));
+    if (scenario == "supervision" || scenario == "storm")
+      QVERIFY2(ins.out.contains("supervision_delivered"), qPrintable(ins.out));
 
     const actorscope::SessionReader reader(db.toStdString());
     const auto s = reader.sessions().front();
@@ -108,7 +114,8 @@ class TestRecordCli : public QObject {
     QVERIFY2(run_actorscope(base).code == 0, "first recording");
     const Run again = run_actorscope(base);
     QCOMPARE(again.code, 2);
-    QVERIFY2(again.err.contains("already exists; use --force to replace it, --append to add"), qPrintable(again.err));
+    QVERIFY2(again.err.contains("already exists; use --force to replace it, --append to add"),
+             qPrintable(again.err));
     const Run appended = run_actorscope(base + QStringList{"--append"});
     QVERIFY2(appended.code == 0, qPrintable(describe(appended)));
     QVERIFY2(appended.out.contains("session 2: storm"), qPrintable(appended.out));
@@ -129,29 +136,38 @@ class TestRecordCli : public QObject {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("message");
     const QString out = file("never.db");
-    QTest::newRow("no scenario") << QStringList{"record", "--out", out}
-                                 << "--scenario is required; the scenarios are: supervision, pipeline, groups, timers, storm";
+    QTest::newRow("no scenario")
+        << QStringList{"record", "--out", out}
+        << "--scenario is required; the scenarios are: supervision, pipeline, groups, timers, storm";
     QTest::newRow("unknown scenario") << QStringList{"record", "--scenario", "tornado", "--out", out}
-                                      << "there is no scenario \"tornado\"; the scenarios are: supervision, pipeline, groups, timers, storm";
+                                      << "there is no scenario \"tornado\"; the scenarios are: supervision, "
+                                         "pipeline, groups, timers, storm";
     QTest::newRow("no out") << QStringList{"record", "--scenario", "storm"} << "--out is required";
-    QTest::newRow("manual runtime") << QStringList{"record", "--scenario", "storm", "--runtime", "manual", "--out", out}
+    QTest::newRow("manual runtime") << QStringList{"record", "--scenario", "storm", "--runtime",
+                                                   "manual", "--out",      out}
                                     << "--runtime must be asio or qt, not \"manual\"";
-    QTest::newRow("unknown runtime") << QStringList{"record", "--scenario", "storm", "--runtime", "tokio", "--out", out}
+    QTest::newRow("unknown runtime") << QStringList{"record", "--scenario", "storm", "--runtime",
+                                                    "tokio",  "--out",      out}
                                      << "--runtime must be asio or qt";
-    QTest::newRow("bad detail") << QStringList{"record", "--scenario", "storm", "--detail", "everything", "--out", out}
+    QTest::newRow("bad detail") << QStringList{"record",     "--scenario", "storm", "--detail",
+                                               "everything", "--out",      out}
                                 << "--detail must be lifecycle, sampled or full";
-    QTest::newRow("bad seconds") << QStringList{"record", "--scenario", "storm", "--seconds", "-3", "--out", out}
+    QTest::newRow("bad seconds") << QStringList{"record", "--scenario", "storm", "--seconds",
+                                                "-3",     "--out",      out}
                                  << "--seconds must be a number of seconds";
     QTest::newRow("sampling without sampled")
-        << QStringList{"record", "--scenario", "storm", "--detail", "full", "--sample-every", "5", "--out", out}
+        << QStringList{"record",         "--scenario", "storm", "--detail", "full",
+                       "--sample-every", "5",          "--out", out}
         << "--sample-every only applies to --detail sampled";
     QTest::newRow("append and force")
-        << QStringList{"record", "--scenario", "storm", "--append", "--force", "--out", out} << "contradict each other";
+        << QStringList{"record", "--scenario", "storm", "--append", "--force", "--out", out}
+        << "contradict each other";
     QTest::newRow("unknown option") << QStringList{"record", "--scenario", "storm", "--out", out, "--colour"}
                                     << "unknown option --colour";
     QTest::newRow("inspect without file") << QStringList{"inspect"} << "which recording?";
-    QTest::newRow("export bad format") << QStringList{"export", out, "--format", "svg", "--out", file("x.json")}
-                                       << "--format must be chrome-trace, not \"svg\"";
+    QTest::newRow("export bad format")
+        << QStringList{"export", out, "--format", "svg", "--out", file("x.json")}
+        << "--format must be chrome-trace, not \"svg\"";
     QTest::newRow("export without out") << QStringList{"export", out} << "--out is required";
   }
   void usage_mistakes_exit_2_with_a_message_that_says_what_to_do() {

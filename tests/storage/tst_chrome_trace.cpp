@@ -60,7 +60,8 @@ class TestChromeTrace : public QObject {
     QVERIFY(doc.isObject());
     const QJsonArray events = doc.object().value("traceEvents").toArray();
     QVERIFY(!events.isEmpty());
-    QCOMPARE(doc.object().value("otherData").toObject().value("runtime").toString(), QString::fromStdString(current_runtime()));
+    QCOMPARE(doc.object().value("otherData").toObject().value("runtime").toString(),
+             QString::fromStdString(current_runtime()));
 
     std::map<QString, int> by_ph;
     std::map<std::pair<int, int>, QString> track_names;  // (pid, tid) -> name
@@ -73,7 +74,8 @@ class TestChromeTrace : public QObject {
       ++by_ph[ph];
       QVERIFY(e.contains("pid") && e.contains("tid"));
       if (ph == "M" && e.value("name") == "thread_name")
-        track_names[{e.value("pid").toInt(), e.value("tid").toInt()}] = e.value("args").toObject().value("name").toString();
+        track_names[{e.value("pid").toInt(), e.value("tid").toInt()}] =
+            e.value("args").toObject().value("name").toString();
       if (ph == "M" && e.value("name") == "process_name")
         process_names[e.value("pid").toInt()] = e.value("args").toObject().value("name").toString();
       if (ph == "X" && e.value("cat") == "message") {
@@ -95,7 +97,8 @@ class TestChromeTrace : public QObject {
     QCOMPARE(handled_slices, sum.slices);
     QCOMPARE(failed_slices, 1u);  // the crash
     QCOMPARE(std::size_t(by_ph["i"]), sum.instants);
-    QCOMPARE(sum.instants, s.events_recorded - counts[static_cast<std::size_t>(obs::EventKind::message_handled)] -
+    QCOMPARE(sum.instants, s.events_recorded -
+                               counts[static_cast<std::size_t>(obs::EventKind::message_handled)] -
                                counts[static_cast<std::size_t>(obs::EventKind::message_sent)]);
 
     // Every send that was handled has its arrow: a start and a finish with the same id, the
@@ -133,7 +136,8 @@ class TestChromeTrace : public QObject {
     const QJsonDocument doc = parse("[" + out + "]");
     QVERIFY(doc.isArray());
     QCOMPARE(doc.array().at(0).toString(),
-             QString::fromUtf8("say \"hi\"\n\tback\\slash \x01 caf\xc3\xa9 \xef\xbf\xbd\xef\xbf\xbd bad \xef\xbf\xbd\xef\xbf\xbd cut"));
+             QString::fromUtf8("say \"hi\"\n\tback\\slash \x01 caf\xc3\xa9 \xef\xbf\xbd\xef\xbf\xbd bad "
+                               "\xef\xbf\xbd\xef\xbf\xbd cut"));
 
     QFETCH_GLOBAL(QString, runtime);
     if (runtime != "asio") return;

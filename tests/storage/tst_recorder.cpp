@@ -99,7 +99,8 @@ class TestRecorder : public QObject {
     QCOMPARE(root->child_failures, 1u);
     QCOMPARE(live.actor(w.crashed)->exit_kind, std::optional<as::ExitKind>(as::ExitKind::failed));
     QCOMPARE(live.actor(w.stopped)->exit_reason, std::string("enough for today"));
-    for (as::ActorId id : w.workers) QCOMPARE(live.actor(id)->handled, w.adds_per_worker + (id == w.crashed ? 2 : 1));
+    for (as::ActorId id : w.workers)
+      QCOMPARE(live.actor(id)->handled, w.adds_per_worker + (id == w.crashed ? 2 : 1));
     QCOMPARE(live.alive_count(), 0u);
     QCOMPARE(live.events_of(obs::EventKind::group_joined), 3u);
     QVERIFY(live.events_of(obs::EventKind::group_left) >= 1u);  // the leave, then the rest as members stop
@@ -131,7 +132,8 @@ class TestRecorder : public QObject {
       QCOMPARE(a.parent, rec_a->parent);
     }
     const auto counts = r.event_counts(s.id);
-    for (std::size_t k = 0; k < obs::kEventKindCount; ++k) QCOMPARE(counts[k], live.events_of(static_cast<obs::EventKind>(k)));
+    for (std::size_t k = 0; k < obs::kEventKindCount; ++k)
+      QCOMPARE(counts[k], live.events_of(static_cast<obs::EventKind>(k)));
   }
 
   void exact_statistics_add_up_whatever_the_detail_level() {
@@ -142,7 +144,8 @@ class TestRecorder : public QObject {
       auto sys = make_system();
       sys->attach(rec);
       Probe probe;
-      auto counter = sys->spawn<Counter>(Counter{.probe = &probe, .until = 1000}, {.name = "counter"}).value();
+      auto counter =
+          sys->spawn<Counter>(Counter{.probe = &probe, .until = 1000}, {.name = "counter"}).value();
       for (int i = 0; i < 1000; ++i) QVERIFY(counter.cast(i));
       QVERIFY(probe.wait_for(*sys, "counted"));
       QVERIFY(counter.stop_and_wait(kTimeout));
@@ -298,8 +301,9 @@ class TestRecorder : public QObject {
     }
     const as::Recorder::Progress p = rec.progress();
     QVERIFY(p.error);
-    QVERIFY2(p.error->find("locked") != std::string::npos && p.error->find(file.string()) != std::string::npos,
-             p.error->c_str());
+    QVERIFY2(
+        p.error->find("locked") != std::string::npos && p.error->find(file.string()) != std::string::npos,
+        p.error->c_str());
     sys.reset();
     QVERIFY(rec.progress().events_dropped > 0);  // what could not be written is counted
     // The file is as it was at its last commit: the session exists and did not end cleanly.

@@ -14,7 +14,9 @@ class TestRecordingBenchmarks : public QObject {
   Q_OBJECT
 
   QTemporaryDir dir_;
-  std::filesystem::path file(const char* name) const { return std::filesystem::path(dir_.filePath(name).toStdString()); }
+  std::filesystem::path file(const char* name) const {
+    return std::filesystem::path(dir_.filePath(name).toStdString());
+  }
 
  private slots:
   void recorder_throughput_records_every_event_it_offers() {
@@ -31,7 +33,8 @@ class TestRecordingBenchmarks : public QObject {
     QCOMPARE(bare.messages, 2'000u);
     QVERIFY(bare.ns > 0);
     QCOMPARE(bare.events_recorded, 0u);
-    for (actorscope::Detail d : {actorscope::Detail::lifecycle, actorscope::Detail::sampled, actorscope::Detail::full}) {
+    for (actorscope::Detail d :
+         {actorscope::Detail::lifecycle, actorscope::Detail::sampled, actorscope::Detail::full}) {
       const rb::MessageLoopSample s = rb::message_loop("asio", d, file("loop.db"), 2'000);
       QVERIFY(s.ns > 0);
       QVERIFY(s.events_recorded > 0);  // at least the looper's spawn and exit

@@ -23,8 +23,8 @@ class TestRecordingCrash : public QObject {
     QTemporaryDir dir;
     const std::string file = dir.filePath("killed.db").toStdString();
     QProcess p;
-    p.start(QStringLiteral(ACTORSCOPE_BINARY), {"record", "--scenario", "pipeline", "--detail", "full", "--seconds",
-                                                "3600", "--out", QString::fromStdString(file)});
+    p.start(QStringLiteral(ACTORSCOPE_BINARY), {"record", "--scenario", "pipeline", "--detail", "full",
+                                                "--seconds", "3600", "--out", QString::fromStdString(file)});
     QVERIFY(p.waitForStarted(30000));
 
     // Wait for evidence of several committed batches, polling the file with a generous deadline.

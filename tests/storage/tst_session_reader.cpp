@@ -49,7 +49,8 @@ void make_recording(const std::filesystem::path& file, WorkloadResult& w) {
 void expect_refused(const std::filesystem::path& file, Kind kind, const std::string& words) {
   const auto e = error_of([&] { as::SessionReader r(file, {.busy_timeout = 100ms}); });
   QVERIFY2(e.has_value(), qPrintable(QString::fromStdString(file.string() + " was accepted")));
-  QVERIFY2(e->kind() == kind, qPrintable(QString::fromStdString(std::string(as::to_string(e->kind())) + ": " + e->what())));
+  QVERIFY2(e->kind() == kind,
+           qPrintable(QString::fromStdString(std::string(as::to_string(e->kind())) + ": " + e->what())));
   const std::string m = e->what();
   QVERIFY2(m.find(file.string()) != std::string::npos, m.c_str());
   QVERIFY2(m.find(words) != std::string::npos, m.c_str());
@@ -99,12 +100,14 @@ class TestSessionReader : public QObject {
     const auto foreign = path_in(dir_, "contacts.db");
     {
       Sqlite db(foreign);
-      QVERIFY(db.exec("CREATE TABLE contacts(name TEXT, phone TEXT); INSERT INTO contacts VALUES ('Ada', '1');"));
+      QVERIFY(
+          db.exec("CREATE TABLE contacts(name TEXT, phone TEXT); INSERT INTO contacts VALUES ('Ada', '1');"));
     }
     expect_refused(foreign, Kind::not_a_recording, "not an Actorscope recording");
     {
       Sqlite db(foreign);  // a meta table of its own, without our key
-      QVERIFY(db.exec("CREATE TABLE meta(key TEXT, value TEXT); INSERT INTO meta VALUES ('owner', 'someone');"));
+      QVERIFY(
+          db.exec("CREATE TABLE meta(key TEXT, value TEXT); INSERT INTO meta VALUES ('owner', 'someone');"));
     }
     expect_refused(foreign, Kind::not_a_recording, "format_version");
   }
@@ -169,8 +172,9 @@ class TestSessionReader : public QObject {
           (void)r.actors(s.id);
         }
       } catch (const as::RecordingError& e) {
-        QVERIFY2(e.kind() == Kind::corrupt || e.kind() == Kind::not_a_recording || e.kind() == Kind::not_sqlite,
-                 e.what());
+        QVERIFY2(
+            e.kind() == Kind::corrupt || e.kind() == Kind::not_a_recording || e.kind() == Kind::not_sqlite,
+            e.what());
         noticed = true;
       }
       refused += noticed ? 1 : 0;
@@ -202,7 +206,8 @@ class TestSessionReader : public QObject {
     const as::SessionInfo s = r.sessions().front();
     const auto all = r.events(s.id);
     QCOMPARE(all.size(), s.events_recorded);
-    QVERIFY(std::is_sorted(all.begin(), all.end(), [](const obs::Event& a, const obs::Event& b) { return a.time < b.time; }));
+    QVERIFY(std::is_sorted(all.begin(), all.end(),
+                           [](const obs::Event& a, const obs::Event& b) { return a.time < b.time; }));
 
     const as::ActorId w = work_.workers[2];
     const auto about_w = r.events(s.id, {.actors = {w}});
@@ -227,7 +232,8 @@ class TestSessionReader : public QObject {
     QCOMPARE(handled.size(), work_.adds_per_worker + 1);  // the adds and the Total call
     for (const auto& e : handled) {
       QVERIFY(e.timed);
-      QVERIFY(e.message_type.find("Add") != std::string_view::npos || e.message_type.find("Total") != std::string_view::npos);
+      QVERIFY(e.message_type.find("Add") != std::string_view::npos ||
+              e.message_type.find("Total") != std::string_view::npos);
     }
   }
 
@@ -241,7 +247,8 @@ class TestSessionReader : public QObject {
     if (QTest::currentTestFailed()) return;
     // Wait (event-driven on the writer's progress, generous deadline) for something to be on disk.
     const auto deadline = std::chrono::steady_clock::now() + 20s;
-    while (rec.progress().events_recorded == 0 && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
+    while (rec.progress().events_recorded == 0 && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::yield();
     QVERIFY(rec.progress().events_recorded > 0);
     as::SessionReader r(file);
     const as::SessionInfo s = r.sessions().front();

@@ -35,7 +35,8 @@ struct Worker {
   int pre_start(as::Context<Worker>&) { return 0; }
   void handle(as::Context<Worker>&, WorkerMsg m, int& total) {
     as::match(
-        m, [&](Add& a) { total += a.n; }, [&](Crash&) { throw std::runtime_error("worker crashed on purpose"); },
+        m, [&](Add& a) { total += a.n; },
+        [&](Crash&) { throw std::runtime_error("worker crashed on purpose"); },
         [&](Total& t) { t.reply.send(total); });
   }
 };
@@ -70,7 +71,9 @@ struct Ponger {
   using Message = int;
   using State = as::ActorRef<Pinger::Message>;
   using Arguments = as::ActorRef<Pinger::Message>;
-  as::ActorRef<Pinger::Message> pre_start(as::Context<Ponger>&, as::ActorRef<Pinger::Message> back) { return back; }
+  as::ActorRef<Pinger::Message> pre_start(as::Context<Ponger>&, as::ActorRef<Pinger::Message> back) {
+    return back;
+  }
   void handle(as::Context<Ponger>&, int left, as::ActorRef<Pinger::Message>& back) { (void)back.cast(left); }
 };
 
@@ -91,7 +94,8 @@ struct WorkloadResult {
 /// Runs on a System with an attached recorder; returns once everything it started has been
 /// handled (calls are answered after the casts before them). Leaves the root and some workers
 /// alive, for the shutdown to stop or kill. Check QTest::currentTestFailed() after it.
-inline void run_workload(as::System& sys, WorkloadResult& r, int workers = 5, int adds = 40, int rally = 300) {
+inline void run_workload(as::System& sys, WorkloadResult& r, int workers = 5, int adds = 40,
+                         int rally = 300) {
   Probe probe;
   auto root = sys.spawn<Tolerant>({.name = "root"}).value();
   r.root = root.id();
@@ -127,6 +131,9 @@ inline void run_workload(as::System& sys, WorkloadResult& r, int workers = 5, in
   const as::TimerHandle every = ticker.send_interval(1ms, [] { return 0; });
   QVERIFY(probe.wait_count(sys, "tick", 3));
   every.cancel();
+  // Ticks queued before the cancel would still be handled, and report to this function's probe:
+  // stop the ticker (a stop outranks queued messages) before the probe goes away.
+  QVERIFY(ticker.stop_and_wait(kTimeout));
 }
 
 inline std::filesystem::path path_in(const QTemporaryDir& dir, const char* name) {

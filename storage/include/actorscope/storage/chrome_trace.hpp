@@ -20,11 +20,11 @@ struct ChromeTraceOptions {
 
 /// What an export wrote.
 struct ChromeTraceSummary {
-  std::uint64_t tracks = 0;     ///< actor tracks (thread_name metadata)
-  std::uint64_t slices = 0;     ///< "X" slices of handled messages
-  std::uint64_t sends = 0;      ///< zero-length "X" slices where messages were sent
-  std::uint64_t flows = 0;      ///< send-to-handle arrows ("s" + "f" pairs)
-  std::uint64_t instants = 0;   ///< "i" events: lifecycle, supervision, names, groups, timers
+  std::uint64_t tracks = 0;    ///< actor tracks (thread_name metadata)
+  std::uint64_t slices = 0;    ///< "X" slices of handled messages
+  std::uint64_t sends = 0;     ///< zero-length "X" slices where messages were sent
+  std::uint64_t flows = 0;     ///< send-to-handle arrows ("s" + "f" pairs)
+  std::uint64_t instants = 0;  ///< "i" events: lifecycle, supervision, names, groups, timers
 };
 
 /// Writes the session as {"traceEvents": [...], ...}. Timestamps are microseconds from the

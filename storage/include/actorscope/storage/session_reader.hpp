@@ -115,7 +115,9 @@ class SessionReader {
   /// The state at time `t` (runtime clock): the fold of every event and statistics poll with a
   /// time at or before t, in recording order, started from the latest keyframe that covers only
   /// such items. state_at(session, TimePoint::max()) is the state at the end.
-  observe::SystemState state_at(std::int64_t session, TimePoint t) const { return state_at(session, t, StateOptions{}); }
+  observe::SystemState state_at(std::int64_t session, TimePoint t) const {
+    return state_at(session, t, StateOptions{});
+  }
   observe::SystemState state_at(std::int64_t session, TimePoint t, StateOptions options) const;
 
   /// Streams a session's events in order (seq) through `visit` until it returns false.
