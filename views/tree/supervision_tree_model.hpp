@@ -1,0 +1,91 @@
+// SupervisionTreeModel: the supervision tree as an item model (actors under their supervisors).
+// update() brings it to a new SystemState with the fewest signals it can: rows inserted and
+// removed where the tree changed, dataChanged only for rows whose figures moved. It never resets
+// on an update, so expansion, selection and scroll position survive.
+#pragma once
+
+#include "common/health.hpp"
+
+#include <actorscope/observe/system_state.hpp>
+
+#include <QAbstractItemModel>
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace actorscope::views {
+
+class SupervisionTreeModel : public QAbstractItemModel {
+  Q_OBJECT
+ public:
+  enum Column { NameColumn, IdColumn, StatusColumn, MailboxColumn, RateColumn, FailuresColumn, ColumnCount };
+
+  explicit SupervisionTreeModel(QObject* parent = nullptr);
+  ~SupervisionTreeModel() override;
+
+  /// Brings the model to `state`.
+  void update(const observe::SystemState& state);
+  /// Forgets everything (a new session starts): one model reset.
+  void clear();
+
+  /// Whether stopped actors stay in the tree. When not, a stopped actor lingers for a few seconds
+  /// (so a failure is seen) and then leaves. Takes effect at the next update().
+  void setShowStopped(bool show) { showStopped_ = show; }
+  bool showStopped() const noexcept { return showStopped_; }
+  static constexpr Duration kLinger = std::chrono::seconds(5);
+
+  QModelIndex indexOf(ActorId id, int column = 0) const;
+  ActorId actorAt(const QModelIndex& index) const;
+  /// Actors currently in the model.
+  std::size_t nodeCount() const noexcept { return byId_.size(); }
+
+  QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
+  QModelIndex parent(const QModelIndex& child) const override;
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+ private:
+  struct Row {
+    std::string label;
+    std::string type;
+    std::string exitReason;
+    Health health = Health::starting;
+    std::uint64_t mailbox = 0;
+    double rate = 0;
+    std::uint64_t failures = 0;
+    std::size_t recentFailures = 0;
+    bool operator==(const Row&) const = default;
+  };
+  struct Node {
+    ActorId id{};
+    Node* parent = nullptr;
+    int row = 0;
+    std::vector<Node*> children;
+    Row data;
+  };
+  using Visible = std::unordered_map<ActorId, bool>;
+
+  Row rowFor(const observe::SystemState& state, const observe::ActorRecord& actor) const;
+  bool markVisible(const observe::SystemState& state, const observe::ActorRecord& actor, Visible& visible) const;
+  std::vector<ActorId> visibleChildren(const observe::SystemState& state, const observe::ActorRecord* parent,
+                                       const Visible& visible) const;
+  void sync(const observe::SystemState& state, Node* parent, const std::vector<ActorId>& target,
+            const Visible& visible);
+  Node* create(const observe::SystemState& state, ActorId id, Node* parent, const Visible& visible);
+  void destroy(Node* node);
+  QModelIndex indexFor(const Node* node, int column) const;
+  std::vector<Node*>& childrenOf(Node* parent) { return parent ? parent->children : roots_; }
+  const std::vector<Node*>& childrenOf(const Node* parent) const { return parent ? parent->children : roots_; }
+  static void renumber(std::vector<Node*>& nodes, std::size_t from);
+
+  std::vector<Node*> roots_;
+  std::unordered_map<ActorId, std::unique_ptr<Node>> byId_;
+  bool showStopped_ = false;
+};
+
+}  // namespace actorscope::views

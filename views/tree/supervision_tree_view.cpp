@@ -1,0 +1,147 @@
+// The supervision tree widget.
+#include "tree/supervision_tree_view.hpp"
+
+#include "common/icons.hpp"
+#include "common/roles.hpp"
+#include "common/search_field.hpp"
+#include "tree/supervision_tree_model.hpp"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenu>
+#include <QSortFilterProxyModel>
+#include <QToolButton>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace actorscope::views {
+
+SupervisionTreeView::SupervisionTreeView(ActorSelection* selection, ActorControl* control, QWidget* parent)
+    : QWidget(parent), selection_(selection), control_(control) {
+  model_ = new SupervisionTreeModel(this);
+  proxy_ = new QSortFilterProxyModel(this);
+  proxy_->setSourceModel(model_);
+  proxy_->setRecursiveFilteringEnabled(true);
+  proxy_->setFilterRole(SearchRole);
+  proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+  // Names, types and ids never change, so rows need no re-filtering when their figures do.
+  proxy_->setDynamicSortFilter(false);
+
+  search_ = new SearchField(QStringLiteral("Search name, id or type"), this);
+  showStopped_ = new QToolButton(this);
+  showStopped_->setIcon(icon(QStringLiteral("show-stopped")));
+  showStopped_->setCheckable(true);
+  showStopped_->setToolTip(QStringLiteral("Keep stopped actors in the tree (otherwise they leave a few seconds after "
+                                          "they stop)"));
+  showStopped_->setAutoRaise(true);
+
+  tree_ = new QTreeView(this);
+  tree_->setModel(proxy_);
+  tree_->setUniformRowHeights(true);
+  tree_->setAlternatingRowColors(true);
+  tree_->setSelectionMode(QAbstractItemView::SingleSelection);
+  tree_->setContextMenuPolicy(Qt::CustomContextMenu);
+  tree_->setAllColumnsShowFocus(true);
+  tree_->setAnimated(false);
+  tree_->setIndentation(16);
+  tree_->header()->setStretchLastSection(false);
+  tree_->header()->setSectionResizeMode(SupervisionTreeModel::NameColumn, QHeaderView::Stretch);
+  for (int c = SupervisionTreeModel::IdColumn; c < SupervisionTreeModel::ColumnCount; ++c)
+    tree_->header()->setSectionResizeMode(c, QHeaderView::Interactive);
+  tree_->header()->resizeSection(SupervisionTreeModel::IdColumn, 48);
+  tree_->header()->resizeSection(SupervisionTreeModel::StatusColumn, 64);
+  tree_->header()->resizeSection(SupervisionTreeModel::MailboxColumn, 58);
+  tree_->header()->resizeSection(SupervisionTreeModel::RateColumn, 64);
+  tree_->header()->resizeSection(SupervisionTreeModel::FailuresColumn, 56);
+  tree_->header()->setMinimumSectionSize(36);
+
+  summary_ = new QLabel(this);
+  summary_->setForegroundRole(QPalette::PlaceholderText);
+
+  auto* top = new QHBoxLayout;
+  top->setContentsMargins(0, 0, 0, 0);
+  top->addWidget(search_, 1);
+  top->addWidget(showStopped_);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  layout->setSpacing(4);
+  layout->addLayout(top);
+  layout->addWidget(tree_, 1);
+  layout->addWidget(summary_);
+
+  connect(search_, &SearchField::searchChanged, this, [this](const QString& text) {
+    proxy_->setFilterFixedString(text);
+    if (!text.isEmpty()) tree_->expandAll();
+    followSelection(selection_->current());
+  });
+  connect(showStopped_, &QToolButton::toggled, this, [this](bool on) {
+    model_->setShowStopped(on);
+    if (state_) setState(*state_);
+  });
+  connect(proxy_, &QAbstractItemModel::rowsInserted, this, &SupervisionTreeView::expandNew);
+  connect(tree_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
+    if (syncing_) return;
+    const ActorId id = current.data(ActorIdRole).value<ActorId>();
+    if (id.is_valid()) selection_->select(id);
+  });
+  connect(tree_, &QTreeView::customContextMenuRequested, this, [this](const QPoint& pos) {
+    const QModelIndex idx = tree_->indexAt(pos);
+    if (!idx.isValid()) return;
+    if (QMenu* menu = contextMenuFor(idx)) menu->popup(tree_->viewport()->mapToGlobal(pos));
+  });
+  connect(selection_, &ActorSelection::changed, this, &SupervisionTreeView::followSelection);
+}
+
+void SupervisionTreeView::expandNew(const QModelIndex& parent, int first, int last) {
+  // Open the top two levels as they appear: the supervisors; deeper levels open on demand.
+  int depth = 0;
+  for (QModelIndex p = parent; p.isValid(); p = p.parent()) ++depth;
+  if (depth >= 2) return;
+  for (int r = first; r <= last; ++r) {
+    const QModelIndex idx = proxy_->index(r, 0, parent);
+    if (proxy_->rowCount(idx) > 0 && proxy_->rowCount(idx) <= 200) tree_->expand(idx);
+  }
+  if (parent.isValid() && proxy_->rowCount(parent) <= 200) tree_->expand(parent);
+}
+
+void SupervisionTreeView::setState(const observe::SystemState& state) {
+  state_ = &state;
+  model_->update(state);
+  summary_->setText(QStringLiteral("%1 alive · %2 shown · %3 roots")
+                        .arg(state.alive_count())
+                        .arg(model_->nodeCount())
+                        .arg(model_->rowCount()));
+  if (!tree_->currentIndex().isValid() && selection_->current().is_valid()) followSelection(selection_->current());
+}
+
+void SupervisionTreeView::resetSession() {
+  state_ = nullptr;
+  model_->clear();
+  summary_->clear();
+}
+
+QMenu* SupervisionTreeView::contextMenuFor(const QModelIndex& viewIndex) {
+  const ActorId id = viewIndex.data(ActorIdRole).value<ActorId>();
+  if (!id.is_valid()) return nullptr;
+  const QString label = viewIndex.siblingAtColumn(SupervisionTreeModel::NameColumn).data().toString();
+  return makeActorMenu(this, id, label, selection_, control_);
+}
+
+void SupervisionTreeView::focusSearch() {
+  search_->setFocus();
+  search_->selectAll();
+}
+
+void SupervisionTreeView::followSelection(ActorId id) {
+  const QModelIndex source = model_->indexOf(id);
+  const QModelIndex idx = proxy_->mapFromSource(source);
+  if (!idx.isValid() || idx == tree_->currentIndex()) return;
+  syncing_ = true;
+  for (QModelIndex p = idx.parent(); p.isValid(); p = p.parent()) tree_->expand(p);
+  tree_->setCurrentIndex(idx);
+  tree_->scrollTo(idx);
+  syncing_ = false;
+}
+
+}  // namespace actorscope::views
