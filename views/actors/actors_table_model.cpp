@@ -267,7 +267,7 @@ QVariant ActorsTableModel::data(const QModelIndex& index, int role) const {
       break;
     }
     case Qt::TextAlignmentRole:
-      if (index.column() >= ThreadColumn) return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+      if (isNumeric(index.column())) return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
       break;
     case Qt::ToolTipRole:
       if (index.column() == TypeColumn || index.column() == NameColumn) return QString::fromStdString(r.type);
@@ -285,29 +285,30 @@ QVariant ActorsTableModel::data(const QModelIndex& index, int role) const {
 
 QVariant ActorsTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal) return {};
-  static const char* const names[ColumnCount] = {"Id",      "Actor",   "Type",      "Status",       "Thread",
-                                                 "Mailbox", "Max",     "Msgs/s",    "Handled",      "Sent",
-                                                 "Queue p99", "Handle p99", "Failures", "Children"};
-  static const char* const tips[ColumnCount] = {
-      "node.pid: unique within the System",
-      "The registered name, or the actor's type when it has none",
-      "The actor's C++ type (without namespaces)",
-      "Where the actor is in its life, or how it ended",
-      "The runtime host the actor lives on (Qt: its event-loop thread; Asio: any pool thread)",
-      "Messages waiting in the mailbox now",
-      "The most messages ever waiting at once (high-water mark)",
-      "Messages handled per second over the last second",
-      "Messages handled in total (exact)",
-      "Messages sent in total by this actor's hooks (exact)",
-      "99th percentile of the time a message waited in the mailbox (sampled messages)",
-      "99th percentile of the time the handler took (sampled messages)",
-      "Failures of this actor's children plus its own handler failures",
-      "Direct children (supervised actors)",
+  struct Header {
+    const char* name;
+    const char* tip;
+  };
+  static const Header headers[ColumnCount] = {
+      {"Actor", "The registered name, or the actor's type when it has none"},
+      {"Id", "node.pid: unique within the System"},
+      {"Status", "Where the actor is in its life, or how it ended"},
+      {"Mailbox", "Messages waiting in the mailbox now"},
+      {"Msgs/s", "Messages handled per second over the last second"},
+      {"Handle p99", "99th percentile of the time the handler took (sampled messages)"},
+      {"Queue p99", "99th percentile of the time a message waited in the mailbox (sampled messages)"},
+      {"Failures", "Failures of this actor's children plus its own handler failures"},
+      {"Handled", "Messages handled in total (exact)"},
+      {"Sent", "Messages sent in total by this actor's hooks (exact)"},
+      {"Max", "The most messages ever waiting at once (mailbox high-water mark)"},
+      {"Children", "Direct children (supervised actors)"},
+      {"Thread", "The runtime host the actor lives on (Qt: its event-loop thread; Asio: any pool thread)"},
+      {"Type", "The actor's C++ type (without namespaces)"},
   };
   if (section < 0 || section >= ColumnCount) return {};
-  if (role == Qt::DisplayRole) return QString::fromUtf8(names[section]);
-  if (role == Qt::ToolTipRole) return QString::fromUtf8(tips[section]);
-  if (role == Qt::TextAlignmentRole && section >= ThreadColumn)
+  if (role == Qt::DisplayRole) return QString::fromUtf8(headers[section].name);
+  if (role == Qt::ToolTipRole) return QString::fromUtf8(headers[section].tip);
+  if (role == Qt::TextAlignmentRole && isNumeric(section))
     return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
   return {};
 }

@@ -19,23 +19,25 @@ namespace actorscope::views {
 class ActorsTableModel : public QAbstractTableModel {
   Q_OBJECT
  public:
+  /// The figures people sort by come first; identity details last.
   enum Column {
-    IdColumn,
     NameColumn,
-    TypeColumn,
+    IdColumn,
     StatusColumn,
-    ThreadColumn,
     MailboxColumn,
-    MailboxMaxColumn,
     RateColumn,
+    HandlingP99Column,
+    QueueP99Column,
+    FailuresColumn,
     HandledColumn,
     SentColumn,
-    QueueP99Column,
-    HandlingP99Column,
-    FailuresColumn,
+    MailboxMaxColumn,
     ChildrenColumn,
+    ThreadColumn,
+    TypeColumn,
     ColumnCount
   };
+  static bool isNumeric(int column) { return column >= MailboxColumn && column <= ThreadColumn; }
 
   explicit ActorsTableModel(QObject* parent = nullptr);
 
@@ -44,7 +46,7 @@ class ActorsTableModel : public QAbstractTableModel {
 
   /// Case-insensitive text matched against name, type and id. Refilters from the last update.
   void setFilterText(const QString& text);
-  /// Whether stopped actors are listed (default: yes, greyed).
+  /// Whether stopped actors are listed, greyed (default: no, like a process list).
   void setShowStopped(bool show);
   bool showStopped() const noexcept { return showStopped_; }
 
@@ -91,7 +93,7 @@ class ActorsTableModel : public QAbstractTableModel {
   std::unordered_map<ActorId, Row> all_;      ///< every actor of the last update
   std::unordered_map<ActorId, int> rowIndex_; ///< id → row in rows_
   QString filter_;
-  bool showStopped_ = true;
+  bool showStopped_ = false;
   int sortColumn_ = -1;
   Qt::SortOrder sortOrder_ = Qt::AscendingOrder;
 };

@@ -35,8 +35,8 @@ ActorsView::ActorsView(ActorSelection* selection, ActorControl* control, QWidget
   table_->horizontalHeader()->setStretchLastSection(true);
   table_->horizontalHeader()->setMinimumSectionSize(40);
   const int digit = table_->fontMetrics().horizontalAdvance(QLatin1Char('0'));
-  const int widths[ActorsTableModel::ColumnCount] = {6, 18, 14, 9, 7, 8, 7, 9, 9, 9, 10, 10, 8, 8};
-  for (int c = 0; c < ActorsTableModel::ColumnCount; ++c) table_->setColumnWidth(c, widths[c] * digit + 12);
+  const int widths[ActorsTableModel::ColumnCount] = {17, 5, 7, 7, 7, 9, 9, 7, 7, 7, 6, 7, 6, 12};
+  for (int c = 0; c < ActorsTableModel::ColumnCount; ++c) table_->setColumnWidth(c, widths[c] * digit + 10);
 
   search_ = new SearchField(QStringLiteral("Filter by name, type or id"), this);
   showStopped_ = new QToolButton(this);

@@ -34,6 +34,13 @@ std::string displayName(const observe::ActorRecord& actor) {
   return "actor " + actor.id.to_string();
 }
 
+std::string nameUnder(const observe::ActorRecord& actor, const observe::ActorRecord* parent) {
+  if (parent != nullptr && !parent->name.empty() && actor.name.size() > parent->name.size() + 1 &&
+      actor.name.compare(0, parent->name.size(), parent->name) == 0 && actor.name[parent->name.size()] == '/')
+    return actor.name.substr(parent->name.size() + 1);
+  return displayName(actor);
+}
+
 std::size_t recentChildFailures(const observe::ActorRecord& actor, TimePoint now, Duration window) {
   return static_cast<std::size_t>(std::count_if(actor.recent_failures.begin(), actor.recent_failures.end(),
                                                 [&](const observe::FailureRecord& f) {

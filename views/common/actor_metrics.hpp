@@ -28,6 +28,10 @@ std::string shortTypeName(std::string_view typeName);
 /// What a view calls an actor: its registered name, or its short type name.
 std::string displayName(const observe::ActorRecord& actor);
 
+/// The name to show under `parent` in a tree: "clerk-1" for "desk-a/clerk-1" under "desk-a"
+/// (the tree already says whose it is), otherwise displayName().
+std::string nameUnder(const observe::ActorRecord& actor, const observe::ActorRecord* parent);
+
 /// Failures this actor saw: its own handler failures plus its children's.
 inline std::uint64_t failureCount(const observe::ActorRecord& actor) {
   return actor.child_failures + actor.handler_failures;

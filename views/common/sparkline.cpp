@@ -36,15 +36,18 @@ void Sparkline::paintEvent(QPaintEvent*) {
   const double last = values_.isEmpty() ? 0.0 : values_.back();
   const double top = values_.isEmpty() ? 0.0 : *std::max_element(values_.begin(), values_.end());
 
-  // Header: title on the left, latest value (bold) and peak on the right.
-  p.setPen(pal.color(QPalette::PlaceholderText));
-  p.drawText(QRect(0, 0, width(), textH), Qt::AlignLeft | Qt::AlignVCenter, title_);
+  // Header: latest value (bold) and peak on the right, the title in what room is left.
   QFont bold = font();
   bold.setBold(true);
+  const QFontMetrics fmBold(bold);
   const QString lastText = fmt(last);
   const QString peakText = QStringLiteral("  peak %1").arg(fmt(top));
   const int peakW = fm.horizontalAdvance(peakText);
+  const int lastW = fmBold.horizontalAdvance(lastText);
+  p.setPen(pal.color(QPalette::PlaceholderText));
   p.drawText(QRect(0, 0, width(), textH), Qt::AlignRight | Qt::AlignVCenter, peakText);
+  p.drawText(QRect(0, 0, width() - peakW - lastW - 8, textH), Qt::AlignLeft | Qt::AlignVCenter,
+             fm.elidedText(title_, Qt::ElideRight, width() - peakW - lastW - 8));
   p.setFont(bold);
   p.setPen(pal.color(QPalette::Text));
   p.drawText(QRect(0, 0, width() - peakW, textH), Qt::AlignRight | Qt::AlignVCenter, lastText);

@@ -1,11 +1,11 @@
 // The event log widget and its filter proxy.
 #include "events/event_log_view.hpp"
 
+#include "common/icons.hpp"
 #include "common/roles.hpp"
 #include "common/search_field.hpp"
 #include "events/event_log_model.hpp"
 
-#include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -13,6 +13,7 @@
 #include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace actorscope::views {
@@ -60,24 +61,44 @@ EventLogView::EventLogView(ActorSelection* selection, ActorControl* control, QWi
   table_->horizontalHeader()->setStretchLastSection(true);
   table_->horizontalHeader()->setHighlightSections(false);
   const int digit = table_->fontMetrics().horizontalAdvance(QLatin1Char('0'));
-  table_->setColumnWidth(EventLogModel::TimeColumn, 9 * digit + 12);
-  table_->setColumnWidth(EventLogModel::KindColumn, 18 * digit);
-  table_->setColumnWidth(EventLogModel::ActorColumn, 20 * digit);
-  table_->setColumnWidth(EventLogModel::PeerColumn, 20 * digit);
+  table_->setColumnWidth(EventLogModel::TimeColumn, 8 * digit + 10);
+  table_->setColumnWidth(EventLogModel::KindColumn, 16 * digit);
+  table_->setColumnWidth(EventLogModel::ActorColumn, 19 * digit);
+  table_->setColumnWidth(EventLogModel::PeerColumn, 14 * digit);
 
   search_ = new SearchField(QStringLiteral("Search events (actor, kind, reason…)"), this);
-  category_ = new QComboBox(this);
-  const std::pair<const char*, int> categories[] = {
-      {"All events", static_cast<int>(EventCategory::all)},
-      {"Lifecycle", static_cast<int>(EventCategory::lifecycle) | static_cast<int>(EventCategory::failure)},
-      {"Failures", static_cast<int>(EventCategory::failure)},
-      {"Supervision", static_cast<int>(EventCategory::supervision) | static_cast<int>(EventCategory::failure)},
-      {"Groups", static_cast<int>(EventCategory::groups)},
-      {"Names", static_cast<int>(EventCategory::names)},
-      {"Timers", static_cast<int>(EventCategory::timers)},
+  // Kinds to list: every category is a checkable entry. Name registrations repeat every spawn and
+  // exit, so they start hidden.
+  category_ = new QToolButton(this);
+  category_->setText(QStringLiteral("Kinds"));
+  category_->setIcon(icon(QStringLiteral("events")));
+  category_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+  category_->setPopupMode(QToolButton::InstantPopup);
+  category_->setToolTip(QStringLiteral("Which kinds of events to list"));
+  auto* kinds = new QMenu(category_);
+  const std::pair<const char*, EventCategory> categories[] = {
+      {"Lifecycle (spawn, start, stop, kill)", EventCategory::lifecycle},
+      {"Failures", EventCategory::failure},
+      {"Supervision (links, supervision events)", EventCategory::supervision},
+      {"Process groups", EventCategory::groups},
+      {"Registered names", EventCategory::names},
+      {"Timers", EventCategory::timers},
+      {"Runtime", EventCategory::runtime},
   };
-  for (const auto& [label, mask] : categories) category_->addItem(QString::fromLatin1(label), mask);
-  category_->setToolTip(QStringLiteral("Which events to list"));
+  int mask = 0;
+  for (const auto& [label, cat] : categories) {
+    QAction* a = kinds->addAction(QString::fromLatin1(label));
+    a->setCheckable(true);
+    a->setChecked(cat != EventCategory::names);
+    a->setData(static_cast<int>(cat));
+    if (a->isChecked()) mask |= static_cast<int>(cat);
+    connect(a, &QAction::toggled, this, [this, a](bool on) {
+      const int bit = a->data().toInt();
+      setCategoryMask(on ? (filter_->mask() | bit) : (filter_->mask() & ~bit));
+    });
+  }
+  category_->setMenu(kinds);
+  filter_->setMask(mask);
   summary_ = new QLabel(this);
   summary_->setForegroundRole(QPalette::PlaceholderText);
 
@@ -93,8 +114,6 @@ EventLogView::EventLogView(ActorSelection* selection, ActorControl* control, QWi
   layout->addWidget(table_, 1);
 
   connect(search_, &SearchField::searchChanged, this, &EventLogView::setSearch);
-  connect(category_, &QComboBox::currentIndexChanged, this,
-          [this](int i) { setCategoryMask(category_->itemData(i).toInt()); });
   connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
     const ActorId id = current.siblingAtColumn(EventLogModel::ActorColumn).data(ActorIdRole).value<ActorId>();
     if (id.is_valid()) selection_->select(id);

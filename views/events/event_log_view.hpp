@@ -8,7 +8,7 @@
 
 #include <QWidget>
 
-class QComboBox;
+class QToolButton;
 class QLabel;
 class QTableView;
 
@@ -38,7 +38,7 @@ class EventLogView : public QWidget, public StateView {
   EventLogFilter* filter_;
   QTableView* table_;
   SearchField* search_;
-  QComboBox* category_;
+  QToolButton* category_;
   QLabel* summary_;
 };
 

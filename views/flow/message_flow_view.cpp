@@ -184,7 +184,7 @@ void SequenceChart::paintEvent(QPaintEvent*) {
     p.drawRoundedRect(box, 5, 5);
     p.setFont(bold);
     p.setPen(lane.id == MessageFlowModel::kOthers || !lane.id.is_valid() ? muted : text);
-    p.drawText(box, Qt::AlignCenter, fmb.elidedText(QString::fromStdString(lane.name), Qt::ElideRight, box.width() - 8));
+    p.drawText(box, Qt::AlignCenter, fmb.elidedText(QString::fromStdString(lane.name), Qt::ElideMiddle, box.width() - 8));
   }
   p.setFont(font());
 }
@@ -287,6 +287,8 @@ void MessageFlowView::refresh() {
 
 void MessageFlowView::setState(const observe::SystemState& state) {
   state_ = &state;
+  // As many lanes as fit at a readable width (one more for "others").
+  model_->setMaxLanes(std::clamp((chart_->viewport()->width() - SequenceChart::kGutter) / 110 - 1, 2, 12));
   model_->setFocus(mode_->currentIndex() == 0 ? selection_->current() : ActorId{});
   model_->setWindow(std::chrono::seconds(window_->currentData().toInt()));
   model_->update(state);

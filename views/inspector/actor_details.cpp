@@ -37,10 +37,19 @@ std::optional<ActorDetails> inspect(const observe::SystemState& state, ActorId i
   d.stopped = a->stopped;
   d.origin = state.first_time();
   if (a->parent.is_valid()) d.parent = link(a->parent);
+  // Live children first (in link order), then the ones that exited, latest exit first.
+  std::vector<std::pair<TimePoint, ActorId>> exited;
   for (ActorId c : a->children) {
-    d.children.push_back(link(c));
-    if (const observe::ActorRecord* r = state.actor(c); r && r->alive()) ++d.aliveChildren;
+    const observe::ActorRecord* r = state.actor(c);
+    if (r && r->alive()) {
+      d.children.push_back(link(c));
+      ++d.aliveChildren;
+    } else {
+      exited.emplace_back(r ? r->stopped : TimePoint{}, c);
+    }
   }
+  std::stable_sort(exited.begin(), exited.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+  for (const auto& [t, c] : exited) d.children.push_back(link(c));
   d.groups = state.groups_of(id);
   for (const auto& [tid, t] : state.timers()) {
     if (t.target != id && t.owner != id) continue;
@@ -71,6 +80,19 @@ std::optional<ActorDetails> inspect(const observe::SystemState& state, ActorId i
     const auto i = static_cast<std::size_t>(h.bucket - first);
     d.mailboxHistory[i] = static_cast<double>(h.mailbox_max);
     d.rateHistory[i] = static_cast<double>(h.handled) * perSecond;
+  }
+  // Messages are handled in bursts, so single 100 ms buckets jump between 0 and a peak: show a
+  // trailing average over half a second, which reads as a rate.
+  {
+    std::vector<double> smooth(d.rateHistory.size(), 0.0);
+    double sum = 0;
+    constexpr std::size_t kSpan = 5;
+    for (std::size_t i = 0; i < d.rateHistory.size(); ++i) {
+      sum += d.rateHistory[i];
+      if (i >= kSpan) sum -= d.rateHistory[i - kSpan];
+      smooth[i] = sum / static_cast<double>(std::min(i + 1, kSpan));
+    }
+    d.rateHistory = std::move(smooth);
   }
   // An actor that started recently has no history before its spawn: do not draw zeros there.
   const std::int64_t born = observe::to_ns(a->spawned) / bucketNs;

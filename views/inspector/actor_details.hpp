@@ -45,7 +45,7 @@ struct ActorDetails {
   TimePoint origin{};  ///< the session's first event, for relative times
 
   std::optional<Link> parent;
-  std::vector<Link> children;  ///< in link order
+  std::vector<Link> children;  ///< live ones in link order, then exited ones, latest first
   std::size_t aliveChildren = 0;
   std::vector<std::pair<std::string, std::string>> groups;  ///< (scope, group)
   std::vector<TimerLine> timers;
@@ -61,7 +61,7 @@ struct ActorDetails {
   observe::LogHistogram handling;
   /// One value per history bucket (100 ms), oldest first, `historySlots` long, ending now.
   std::vector<double> mailboxHistory;
-  std::vector<double> rateHistory;  ///< messages per second in each bucket
+  std::vector<double> rateHistory;  ///< messages per second, trailing 0.5 s average at each bucket
   int historySlots = 0;
 
   std::vector<Failure> failures;  ///< newest first

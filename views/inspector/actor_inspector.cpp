@@ -98,6 +98,7 @@ ActorInspector::ActorInspector(ActorSelection* selection, ActorControl* control,
   mailboxLine_->setTitle(QStringLiteral("Mailbox depth, last 12 s"));
   rateLine_ = new Sparkline(page);
   rateLine_->setTitle(QStringLiteral("Messages handled per second"));
+  rateLine_->setToolTip(QStringLiteral("A trailing average over 0.5 s of the exact counters, for the last 12 s"));
   rateLine_->setFormatter(+[](double v) { return formatRate(v); });
   queueHist_ = new HistogramWidget(page);
   queueHist_->setTitle(QStringLiteral("Queue time (in the mailbox)"));

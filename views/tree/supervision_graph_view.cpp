@@ -26,10 +26,11 @@
 namespace actorscope::views {
 namespace {
 
-constexpr double kMargin = 24;
-constexpr double kHGap = 64;
-constexpr double kVGap = 12;
-constexpr auto kFlashFor = std::chrono::seconds(4);
+constexpr double kMargin = 20;
+constexpr double kHGap = 44;
+constexpr double kVGap = 8;
+constexpr auto kFlashFor = std::chrono::milliseconds(2500);
+constexpr double kMinAutoZoom = 0.8;
 
 }  // namespace
 
@@ -55,6 +56,8 @@ void SupervisionGraphCanvas::clear() {
   nodes_.clear();
   maxDepth_ = 0;
   height_ = 0;
+  userZoomed_ = false;
+  zoom_ = 1.0;
   flash_.stop();
   updateScrollBars();
   viewport()->update();
@@ -63,12 +66,9 @@ void SupervisionGraphCanvas::clear() {
 int SupervisionGraphCanvas::addSubtree(const observe::SystemState& state, const observe::ActorRecord& a, int parent,
                                        int depth, double& nextY) {
   const TimePoint now = state.time();
-  auto shown = [&](const observe::ActorRecord& r) {
-    return showStopped_ || r.alive() || now - r.stopped <= SupervisionTreeModel::kLinger;
-  };
   Node n;
   n.id = a.id;
-  n.label = QString::fromStdString(displayName(a));
+  n.label = QString::fromStdString(nameUnder(a, a.parent.is_valid() ? state.actor(a.parent) : nullptr));
   n.health = healthOf(a);
   n.mailbox = a.alive() ? a.mailbox_depth : 0;
   n.flashing = failedRecently(a, now, kFlashFor) || recentChildFailures(a, now, std::chrono::seconds(1)) > 0;
@@ -84,10 +84,19 @@ int SupervisionGraphCanvas::addSubtree(const observe::SystemState& state, const 
   const int self = static_cast<int>(nodes_.size());
   nodes_.push_back(n);
 
+  // The drawing is about the live structure. Children that exited lately are folded into one node
+  // per supervisor that flashes when they failed (a restarting supervisor would otherwise fill the
+  // view with corpses); the tree and the table list them one by one. "Show stopped" draws them all.
   std::vector<const observe::ActorRecord*> kids;
+  std::size_t exitedFailed = 0, exitedOther = 0;
   for (ActorId c : a.children) {
     const observe::ActorRecord* r = state.actor(c);
-    if (r != nullptr && r->parent == a.id && shown(*r)) kids.push_back(r);
+    if (r == nullptr || r->parent != a.id) continue;
+    if (showStopped_ || r->alive()) {
+      kids.push_back(r);
+    } else if (now - r->stopped <= kFlashFor) {
+      ++(r->exit_kind == ExitKind::failed ? exitedFailed : exitedOther);
+    }
   }
   std::vector<const observe::ActorRecord*> chosen = kids;
   std::size_t hidden = 0, hiddenAlive = 0, hiddenFailed = 0;
@@ -111,7 +120,8 @@ int SupervisionGraphCanvas::addSubtree(const observe::SystemState& state, const 
       }
     }
   }
-  if (chosen.empty() && hidden == 0) {
+  const std::size_t exited = exitedFailed + exitedOther;
+  if (chosen.empty() && hidden == 0 && exited == 0) {
     nodes_[static_cast<std::size_t>(self)].y = nextY;
     nextY += kNodeH + kVGap;
     return self;
@@ -142,6 +152,26 @@ int SupervisionGraphCanvas::addSubtree(const observe::SystemState& state, const 
     lastY = agg.y;
     nodes_.push_back(agg);
   }
+  if (exited > 0) {
+    Node gone;
+    gone.aggregate = true;
+    gone.exits = true;
+    gone.hidden = exited;
+    gone.hiddenFailed = exitedFailed;
+    gone.label = exitedFailed > 0 ? QStringLiteral("%1 failed").arg(exitedFailed) : QStringLiteral("%1 stopped").arg(exited);
+    if (exitedFailed > 0 && exitedOther > 0) gone.label += QStringLiteral(", %1 stopped").arg(exitedOther);
+    gone.detail = QStringLiteral("in the last %1 s").arg(std::chrono::duration<double>(kFlashFor).count(), 0, 'f', 1);
+    gone.health = exitedFailed > 0 ? Health::failed : Health::stopped;
+    gone.flashing = exitedFailed > 0;
+    gone.parent = self;
+    gone.depth = depth + 1;
+    gone.y = nextY;
+    maxDepth_ = std::max(maxDepth_, depth + 1);
+    nextY += kNodeH + kVGap;
+    if (firstY < 0) firstY = gone.y;
+    lastY = gone.y;
+    nodes_.push_back(gone);
+  }
   nodes_[static_cast<std::size_t>(self)].y = (firstY + lastY) / 2;
   return self;
 }
@@ -153,7 +183,7 @@ void SupervisionGraphCanvas::layout(const observe::SystemState& state) {
   const TimePoint now = state.time();
   for (ActorId root : state.roots()) {
     const observe::ActorRecord* r = state.actor(root);
-    bool anyShown = showStopped_ || r->alive() || now - r->stopped <= SupervisionTreeModel::kLinger;
+    bool anyShown = showStopped_ || r->alive() || now - r->stopped <= kFlashFor;
     for (ActorId c : r->children)
       if (const auto* cr = state.actor(c); cr && cr->alive()) anyShown = true;
     if (anyShown) addSubtree(state, *r, -1, 0, nextY);
@@ -161,8 +191,24 @@ void SupervisionGraphCanvas::layout(const observe::SystemState& state) {
   height_ = nextY > 0 ? nextY - kVGap : 0;
 }
 
+void SupervisionGraphCanvas::autoFit() {
+  // Until the user zooms, the drawing shrinks to fit (down to a size that stays readable).
+  if (userZoomed_) return;
+  const QSizeF size = contentSize();
+  if (size.isEmpty()) return;
+  const double fit = std::clamp(std::min(viewport()->width() / size.width(), viewport()->height() / size.height()),
+                                kMinAutoZoom, 1.0);
+  if (std::abs(fit - zoom_) > 0.04) zoom_ = fit;
+}
+
+QPointF SupervisionGraphCanvas::origin() const {
+  const QSizeF size = contentSize() * zoom_;
+  return {std::max(0.0, (viewport()->width() - size.width()) / 2), std::max(0.0, (viewport()->height() - size.height()) / 2)};
+}
+
 void SupervisionGraphCanvas::setState(const observe::SystemState& state) {
   layout(state);
+  autoFit();
   const bool anyFlash = std::any_of(nodes_.begin(), nodes_.end(), [](const Node& n) { return n.flashing; });
   if (anyFlash && !flash_.isActive()) flash_.start();
   if (!anyFlash) flash_.stop();
@@ -190,7 +236,8 @@ QRectF SupervisionGraphCanvas::nodeRect(const Node& n) const {
 }
 
 QSizeF SupervisionGraphCanvas::contentSize() const {
-  return {2 * kMargin + (maxDepth_ + 1) * (kNodeW + kHGap) - kHGap, 2 * kMargin + height_};
+  // Room at the bottom for the legend, so that it never hides the last node.
+  return {2 * kMargin + (maxDepth_ + 1) * (kNodeW + kHGap) - kHGap, 2 * kMargin + height_ + 28};
 }
 
 void SupervisionGraphCanvas::updateScrollBars() {
@@ -206,13 +253,15 @@ void SupervisionGraphCanvas::updateScrollBars() {
 
 void SupervisionGraphCanvas::resizeEvent(QResizeEvent* e) {
   QAbstractScrollArea::resizeEvent(e);
+  autoFit();
   updateScrollBars();
 }
 
 void SupervisionGraphCanvas::scrollContentsBy(int, int) { viewport()->update(); }
 
 QPointF SupervisionGraphCanvas::toScene(const QPoint& p) const {
-  return QPointF(p.x() + horizontalScrollBar()->value(), p.y() + verticalScrollBar()->value()) / zoom_;
+  const QPointF o = origin();
+  return QPointF(p.x() - o.x() + horizontalScrollBar()->value(), p.y() - o.y() + verticalScrollBar()->value()) / zoom_;
 }
 
 int SupervisionGraphCanvas::nodeAt(const QPoint& viewportPos) const {
@@ -224,14 +273,14 @@ int SupervisionGraphCanvas::nodeAt(const QPoint& viewportPos) const {
 
 void SupervisionGraphCanvas::ensureVisible(int node) {
   const QRectF r = nodeRect(nodes_[static_cast<std::size_t>(node)]);
-  const QRectF vr(horizontalScrollBar()->value() / zoom_, verticalScrollBar()->value() / zoom_,
-                  viewport()->width() / zoom_, viewport()->height() / zoom_);
+  const QRectF vr(toScene(QPoint(0, 0)), QSizeF(viewport()->size()) / zoom_);
   if (vr.contains(r)) return;
   horizontalScrollBar()->setValue(static_cast<int>((r.center().x() - vr.width() / 2) * zoom_));
   verticalScrollBar()->setValue(static_cast<int>((r.center().y() - vr.height() / 2) * zoom_));
 }
 
 void SupervisionGraphCanvas::setZoom(double zoom) {
+  userZoomed_ = true;  // from here on the user's zoom holds; auto-fit is off
   zoom_ = std::clamp(zoom, 0.2, 2.0);
   updateScrollBars();
   viewport()->update();
@@ -241,7 +290,6 @@ void SupervisionGraphCanvas::fitToView() {
   const QSizeF size = contentSize();
   if (size.isEmpty()) return;
   setZoom(std::min({1.0, viewport()->width() / size.width(), viewport()->height() / size.height()}));
-  userZoomed_ = false;
 }
 
 void SupervisionGraphCanvas::paintEvent(QPaintEvent*) {
@@ -253,7 +301,8 @@ void SupervisionGraphCanvas::paintEvent(QPaintEvent*) {
     p.drawText(viewport()->rect(), Qt::AlignCenter, QStringLiteral("No actors yet"));
     return;
   }
-  p.translate(-horizontalScrollBar()->value(), -verticalScrollBar()->value());
+  p.save();
+  p.translate(origin() - QPointF(horizontalScrollBar()->value(), verticalScrollBar()->value()));
   p.scale(zoom_, zoom_);
   const QRectF visible = QRectF(toScene(QPoint(0, 0)), QSizeF(viewport()->size()) / zoom_).adjusted(-kNodeW, -kNodeH, 0, 0);
 
@@ -281,7 +330,7 @@ void SupervisionGraphCanvas::paintEvent(QPaintEvent*) {
   QFont small = font();
   small.setPointSizeF(font().pointSizeF() * 0.86);
   const QFontMetricsF fmBold(bold);
-  const double pulse = 0.5 + 0.5 * std::sin(flashPhase_ * 0.35);
+  const double pulse = 0.5 + 0.5 * std::sin(flashPhase_ * 0.45);
 
   for (const Node& n : nodes_) {
     const QRectF r = nodeRect(n);
@@ -290,11 +339,12 @@ void SupervisionGraphCanvas::paintEvent(QPaintEvent*) {
     p.setOpacity(searching && !match ? 0.3 : 1.0);
     const QColor c = healthColor(n.health, pal);
     if (n.flashing) {
+      // A pulsing red ring for a few seconds after a failure (the actor's own, or a child's).
       QColor glow = errorColor(pal);
-      glow.setAlphaF(static_cast<float>(0.25 + 0.6 * pulse));
-      p.setPen(QPen(glow, 5));
+      glow.setAlphaF(static_cast<float>(0.15 + 0.55 * pulse));
+      p.setPen(QPen(glow, 3));
       p.setBrush(Qt::NoBrush);
-      p.drawRoundedRect(r.adjusted(-3, -3, 3, 3), 9, 9);
+      p.drawRoundedRect(r.adjusted(-3, -3, 3, 3), 8, 8);
     }
     p.setPen(n.aggregate ? QPen(c, 1.2, Qt::DashLine) : QPen(c, 1.3));
     p.setBrush(tint(c, pal, n.aggregate ? 0.06 : 0.14));
@@ -341,6 +391,36 @@ void SupervisionGraphCanvas::paintEvent(QPaintEvent*) {
     }
   }
   p.setOpacity(1.0);
+  p.restore();
+  paintLegend(p);
+}
+
+void SupervisionGraphCanvas::paintLegend(QPainter& p) {
+  // The status colours, in a small key at the bottom left that stays put while the tree scrolls.
+  const QPalette& pal = palette();
+  QFont small = font();
+  small.setPointSizeF(font().pointSizeF() * 0.86);
+  p.setFont(small);
+  const QFontMetricsF fm(small);
+  const Health shown[] = {Health::running, Health::starting, Health::draining, Health::stopped, Health::failed, Health::killed};
+  double w = 10;
+  for (Health h : shown) w += 16 + fm.horizontalAdvance(healthText(h)) + 10;
+  const QRectF box(8, viewport()->height() - fm.height() - 18, w, fm.height() + 10);
+  QColor bg = pal.color(QPalette::Window);
+  bg.setAlphaF(0.88f);
+  p.setPen(QPen(pal.color(QPalette::Mid), 1));
+  p.setBrush(bg);
+  p.drawRoundedRect(box, 5, 5);
+  double x = box.left() + 10;
+  for (Health h : shown) {
+    p.setPen(Qt::NoPen);
+    p.setBrush(healthColor(h, pal));
+    p.drawEllipse(QPointF(x + 4, box.center().y()), 4, 4);
+    p.setPen(pal.color(QPalette::Text));
+    const QString t = healthText(h);
+    p.drawText(QPointF(x + 12, box.center().y() + fm.ascent() / 2 - 1), t);
+    x += 16 + fm.horizontalAdvance(t) + 10;
+  }
 }
 
 void SupervisionGraphCanvas::mousePressEvent(QMouseEvent* e) {
@@ -381,7 +461,6 @@ void SupervisionGraphCanvas::wheelEvent(QWheelEvent* e) {
   if (e->modifiers() & Qt::ControlModifier) {
     const QPointF anchor = toScene(e->position().toPoint());
     setZoom(zoom_ * std::pow(1.0015, e->angleDelta().y()));
-    userZoomed_ = true;
     horizontalScrollBar()->setValue(static_cast<int>(anchor.x() * zoom_ - e->position().x()));
     verticalScrollBar()->setValue(static_cast<int>(anchor.y() * zoom_ - e->position().y()));
     e->accept();
@@ -411,7 +490,12 @@ bool SupervisionGraphCanvas::viewportEvent(QEvent* e) {
     }
     const Node& n = nodes_[static_cast<std::size_t>(i)];
     QString tip;
-    if (n.aggregate) {
+    if (n.exits) {
+      tip = QStringLiteral("%1 children exited in the last %2 s (%3 failed).<br>The tree and the event log list them.")
+                .arg(n.hidden)
+                .arg(std::chrono::duration<double>(kFlashFor).count(), 0, 'f', 1)
+                .arg(n.hiddenFailed);
+    } else if (n.aggregate) {
       tip = QStringLiteral("%1 more children: %2 alive, %3 failed.<br>The tree and the Actors table list them all.")
                 .arg(n.hidden)
                 .arg(n.hiddenAlive)
@@ -449,14 +533,6 @@ SupervisionGraphView::SupervisionGraphView(ActorSelection* selection, ActorContr
   actual->setAutoRaise(true);
   actual->setToolTip(QStringLiteral("Zoom to 100%"));
 
-  // A legend of the status colours, drawn as coloured dots in rich text.
-  const QPalette pal = palette();
-  QString legend;
-  for (Health h : {Health::running, Health::starting, Health::draining, Health::stopped, Health::failed, Health::killed})
-    legend += QStringLiteral("<span style='color:%1'>●</span>&nbsp;%2&nbsp;&nbsp; ")
-                  .arg(healthColor(h, pal).name(), healthText(h));
-  legend_ = new QLabel(legend, this);
-  legend_->setForegroundRole(QPalette::PlaceholderText);
   auto* matches = new QLabel(this);
   matches->setForegroundRole(QPalette::PlaceholderText);
 
@@ -465,7 +541,6 @@ SupervisionGraphView::SupervisionGraphView(ActorSelection* selection, ActorContr
   tools->addWidget(search_);
   tools->addWidget(matches);
   tools->addStretch(1);
-  tools->addWidget(legend_);
   tools->addWidget(showStopped_);
   tools->addWidget(fit);
   tools->addWidget(actual);
@@ -485,6 +560,7 @@ SupervisionGraphView::SupervisionGraphView(ActorSelection* selection, ActorContr
   });
   connect(fit, &QToolButton::clicked, canvas_, &SupervisionGraphCanvas::fitToView);
   connect(actual, &QToolButton::clicked, canvas_, [this] { canvas_->setZoom(1.0); });
+  search_->setMaximumWidth(320);
 }
 
 void SupervisionGraphView::setState(const observe::SystemState& state) {

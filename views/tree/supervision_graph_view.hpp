@@ -34,6 +34,7 @@ class SupervisionGraphCanvas : public QAbstractScrollArea {
     std::uint64_t mailbox = 0;
     bool flashing = false;
     bool aggregate = false;  ///< stands for `hidden` more children
+    bool exits = false;      ///< aggregate of children that exited lately
     std::size_t hidden = 0;
     std::size_t hiddenAlive = 0;
     std::size_t hiddenFailed = 0;
@@ -51,6 +52,7 @@ class SupervisionGraphCanvas : public QAbstractScrollArea {
   void setShowStopped(bool show) { showStopped_ = show; }
   /// Zooms so that the whole tree fits the view (never above 100%).
   void fitToView();
+  /// A zoom the user chose: it holds (automatic fitting stops) until the next session.
   void setZoom(double zoom);
   double zoom() const noexcept { return zoom_; }
 
@@ -60,8 +62,8 @@ class SupervisionGraphCanvas : public QAbstractScrollArea {
   QMenu* contextMenuFor(int node);
 
   static constexpr int kMaxChildrenShown = 12;
-  static constexpr double kNodeW = 176;
-  static constexpr double kNodeH = 40;
+  static constexpr double kNodeW = 156;
+  static constexpr double kNodeH = 36;
 
  signals:
   void searchMatches(int count);
@@ -85,6 +87,10 @@ class SupervisionGraphCanvas : public QAbstractScrollArea {
   void updateScrollBars();
   void ensureVisible(int node);
   QPointF toScene(const QPoint& viewportPos) const;
+  /// Where the scene's origin is in the viewport: a tree smaller than the view is centred.
+  QPointF origin() const;
+  void autoFit();
+  void paintLegend(QPainter& p);
 
   ActorSelection* selection_;
   ActorControl* control_;
@@ -114,7 +120,6 @@ class SupervisionGraphView : public QWidget, public StateView {
   SupervisionGraphCanvas* canvas_;
   SearchField* search_;
   QToolButton* showStopped_;
-  QLabel* legend_;
   const observe::SystemState* state_ = nullptr;
 };
 

@@ -27,7 +27,8 @@ void SupervisionTreeModel::clear() {
 SupervisionTreeModel::Row SupervisionTreeModel::rowFor(const observe::SystemState& state,
                                                        const observe::ActorRecord& a) const {
   Row r;
-  r.label = displayName(a);
+  r.label = nameUnder(a, a.parent.is_valid() ? state.actor(a.parent) : nullptr);
+  r.fullName = displayName(a);
   r.type = a.type_name;
   r.exitReason = a.exit_reason;
   r.health = healthOf(a);
@@ -259,7 +260,7 @@ QVariant SupervisionTreeModel::data(const QModelIndex& index, int role) const {
         case IdColumn: return formatActorId(n->id);
         case StatusColumn: return healthText(r.health);
         case MailboxColumn: return dead ? QString() : QString::number(r.mailbox);
-        case RateColumn: return dead && r.rate == 0 ? QString() : formatRate(r.rate);
+        case RateColumn: return dead ? QString() : formatRate(r.rate);
         case FailuresColumn: return r.failures == 0 ? QString() : QString::number(r.failures);
       }
       break;
@@ -290,7 +291,7 @@ QVariant SupervisionTreeModel::data(const QModelIndex& index, int role) const {
       break;
     case Qt::ToolTipRole: {
       QString tip = QStringLiteral("<b>%1</b> &nbsp;%2<br>%3<br>%4")
-                        .arg(QString::fromStdString(r.label).toHtmlEscaped(), formatActorId(n->id),
+                        .arg(QString::fromStdString(r.fullName).toHtmlEscaped(), formatActorId(n->id),
                              QString::fromStdString(r.type).toHtmlEscaped(), healthText(r.health));
       if (!r.exitReason.empty()) tip += QStringLiteral(": ") + QString::fromStdString(r.exitReason).toHtmlEscaped();
       if (r.recentFailures > 0) tip += QStringLiteral("<br>%1 child failures in the last 10 s").arg(r.recentFailures);
@@ -299,7 +300,7 @@ QVariant SupervisionTreeModel::data(const QModelIndex& index, int role) const {
     case ActorIdRole: return QVariant::fromValue(n->id);
     case HealthRole: return static_cast<int>(r.health);
     case SearchRole:
-      return QStringLiteral("%1 %2 %3").arg(QString::fromStdString(r.label), QString::fromStdString(r.type),
+      return QStringLiteral("%1 %2 %3").arg(QString::fromStdString(r.fullName), QString::fromStdString(r.type),
                                             formatActorId(n->id));
   }
   return {};

@@ -35,7 +35,7 @@ class SupervisionTreeModel : public QAbstractItemModel {
   /// (so a failure is seen) and then leaves. Takes effect at the next update().
   void setShowStopped(bool show) { showStopped_ = show; }
   bool showStopped() const noexcept { return showStopped_; }
-  static constexpr Duration kLinger = std::chrono::seconds(5);
+  static constexpr Duration kLinger = std::chrono::seconds(3);
 
   QModelIndex indexOf(ActorId id, int column = 0) const;
   ActorId actorAt(const QModelIndex& index) const;
@@ -51,7 +51,8 @@ class SupervisionTreeModel : public QAbstractItemModel {
 
  private:
   struct Row {
-    std::string label;
+    std::string label;     ///< the name under its parent ("clerk-1")
+    std::string fullName;  ///< "desk-a/clerk-1"
     std::string type;
     std::string exitReason;
     Health health = Health::starting;

@@ -49,12 +49,26 @@ SupervisionTreeView::SupervisionTreeView(ActorSelection* selection, ActorControl
   tree_->header()->setSectionResizeMode(SupervisionTreeModel::NameColumn, QHeaderView::Stretch);
   for (int c = SupervisionTreeModel::IdColumn; c < SupervisionTreeModel::ColumnCount; ++c)
     tree_->header()->setSectionResizeMode(c, QHeaderView::Interactive);
-  tree_->header()->resizeSection(SupervisionTreeModel::IdColumn, 48);
-  tree_->header()->resizeSection(SupervisionTreeModel::StatusColumn, 64);
-  tree_->header()->resizeSection(SupervisionTreeModel::MailboxColumn, 58);
-  tree_->header()->resizeSection(SupervisionTreeModel::RateColumn, 64);
-  tree_->header()->resizeSection(SupervisionTreeModel::FailuresColumn, 56);
-  tree_->header()->setMinimumSectionSize(36);
+  const int digit = tree_->fontMetrics().horizontalAdvance(QLatin1Char('0'));
+  tree_->header()->resizeSection(SupervisionTreeModel::IdColumn, 6 * digit);
+  tree_->header()->resizeSection(SupervisionTreeModel::StatusColumn, 8 * digit);
+  tree_->header()->resizeSection(SupervisionTreeModel::MailboxColumn, 7 * digit);
+  tree_->header()->resizeSection(SupervisionTreeModel::RateColumn, 7 * digit);
+  tree_->header()->resizeSection(SupervisionTreeModel::FailuresColumn, 6 * digit);
+  tree_->header()->setMinimumSectionSize(4 * digit);
+  // The id is in every tooltip and in the inspector; the name needs the room more.
+  tree_->header()->setSectionHidden(SupervisionTreeModel::IdColumn, true);
+  tree_->header()->setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(tree_->header(), &QHeaderView::customContextMenuRequested, this, [this](const QPoint& pos) {
+    QMenu menu;
+    for (int c = 1; c < SupervisionTreeModel::ColumnCount; ++c) {
+      QAction* a = menu.addAction(model_->headerData(c, Qt::Horizontal).toString());
+      a->setCheckable(true);
+      a->setChecked(!tree_->header()->isSectionHidden(c));
+      connect(a, &QAction::toggled, tree_->header(), [this, c](bool on) { tree_->header()->setSectionHidden(c, !on); });
+    }
+    menu.exec(tree_->header()->mapToGlobal(pos));
+  });
 
   summary_ = new QLabel(this);
   summary_->setForegroundRole(QPalette::PlaceholderText);
@@ -94,15 +108,21 @@ SupervisionTreeView::SupervisionTreeView(ActorSelection* selection, ActorControl
 }
 
 void SupervisionTreeView::expandNew(const QModelIndex& parent, int first, int last) {
-  // Open the top two levels as they appear: the supervisors; deeper levels open on demand.
+  // Open the top levels (the root and the supervisors under it) the first time they get children;
+  // deeper levels, and anything the user collapsed since, stay as they are.
   int depth = 0;
   for (QModelIndex p = parent; p.isValid(); p = p.parent()) ++depth;
-  if (depth >= 2) return;
-  for (int r = first; r <= last; ++r) {
-    const QModelIndex idx = proxy_->index(r, 0, parent);
-    if (proxy_->rowCount(idx) > 0 && proxy_->rowCount(idx) <= 200) tree_->expand(idx);
-  }
-  if (parent.isValid() && proxy_->rowCount(parent) <= 200) tree_->expand(parent);
+  if (depth > 2) return;
+  auto open = [this](const QModelIndex& idx) {
+    const ActorId id = idx.data(ActorIdRole).value<ActorId>();
+    if (!id.is_valid() || autoExpanded_.contains(id.pid) || proxy_->rowCount(idx) == 0 || proxy_->rowCount(idx) > 200)
+      return;
+    autoExpanded_.insert(id.pid);
+    tree_->expand(idx);
+  };
+  if (parent.isValid()) open(parent);
+  if (depth < 2)
+    for (int r = first; r <= last; ++r) open(proxy_->index(r, 0, parent));
 }
 
 void SupervisionTreeView::setState(const observe::SystemState& state) {
@@ -117,6 +137,7 @@ void SupervisionTreeView::setState(const observe::SystemState& state) {
 
 void SupervisionTreeView::resetSession() {
   state_ = nullptr;
+  autoExpanded_.clear();
   model_->clear();
   summary_->clear();
 }

@@ -6,6 +6,7 @@
 #include "common/actor_selection.hpp"
 #include "common/state_view.hpp"
 
+#include <QSet>
 #include <QWidget>
 
 class QSortFilterProxyModel;
@@ -48,6 +49,7 @@ class SupervisionTreeView : public QWidget, public StateView {
   QLabel* summary_;
   const observe::SystemState* state_ = nullptr;
   bool syncing_ = false;
+  QSet<std::uint64_t> autoExpanded_;  ///< pids opened automatically once
 };
 
 }  // namespace actorscope::views

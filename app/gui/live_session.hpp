@@ -1,0 +1,124 @@
+// LiveSession: a running System observed for the views. Engine threads only write events into an
+// EventCollector; a QTimer on the UI thread drains it at most ~30 times a second (every event since
+// the last drain, in one batch), polls exact per-actor counters every 100 ms (StatsPoller +
+// StatsBucketer), folds both into a SystemState, and emits updated() once per batch. It also
+// carries out the views' actor actions (stop, kill, demo message) on the System.
+#pragma once
+
+#include "gui/workload.hpp"
+
+#include "common/actor_selection.hpp"
+
+#include <actorscope/observe/event_collector.hpp>
+#include <actorscope/observe/histogram.hpp>
+#include <actorscope/observe/stats_poller.hpp>
+#include <actorscope/observe/system_state.hpp>
+#include <actorscope/system.hpp>
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QString>
+#include <QTimer>
+
+#include <deque>
+#include <memory>
+#include <stdexcept>
+#include <vector>
+
+namespace actorscope::gui {
+
+/// A session could not start (unknown runtime, a workload that failed to spawn). what() is for users.
+class SessionError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct SessionConfig {
+  std::string runtime = "asio";
+  unsigned threads = 2;
+  std::uint64_t seed = 1;
+  /// One message in this many (per receiving actor) becomes a sent/handled event pair for the
+  /// message flow and the latency histograms. Counters stay exact whatever it is.
+  std::uint32_t sampleEvery = 16;
+  /// How often the UI takes the collected events: 33 ms is at most ~30 updates a second.
+  int drainIntervalMs = 33;
+  int statsIntervalMs = 100;
+};
+
+class LiveSession : public QObject, public views::ActorControl {
+  Q_OBJECT
+ public:
+  explicit LiveSession(QObject* parent = nullptr);
+  ~LiveSession() override;
+
+  /// Stops any running session, then starts `workload` on a new System. Throws SessionError.
+  void start(const Workload& workload, const SessionConfig& config);
+  /// Shuts the System down (stopping every actor), folds the last events, and keeps the final
+  /// picture on show. Does nothing when not running.
+  void stop();
+  bool running() const noexcept { return system_ != nullptr; }
+
+  const observe::SystemState& state() const noexcept { return state_; }
+  const SessionConfig& config() const noexcept { return config_; }
+  const Workload* workload() const noexcept { return running() ? &workload_ : nullptr; }
+  /// The running System (nullptr when stopped), for the recorder.
+  System* system() const noexcept { return system_.get(); }
+
+  struct Metrics {
+    double messagesPerSecond = 0;  ///< handled, all actors, over the last second (exact counters)
+    double eventsPerSecond = 0;    ///< observation events taken, over the last second
+    std::uint64_t dropped = 0;     ///< events the engine could not hand over (full buffers)
+    std::uint64_t events = 0;      ///< events folded in this session
+    std::size_t alive = 0;
+    std::uint64_t handled = 0;     ///< messages handled in this session
+  };
+  Metrics metrics() const;
+
+  /// How long each fold took (ns), and how old events were when folded (ns): the event lag.
+  const observe::LogHistogram& foldTimes() const noexcept { return foldNs_; }
+  const observe::LogHistogram& eventLag() const noexcept { return lagNs_; }
+  void resetTimings();
+
+  /// Runs one drain-and-fold now (what the timer does). Returns whether anything changed.
+  bool pump();
+
+  // views::ActorControl
+  bool canControl(ActorId id) const override;
+  void stopActor(ActorId id) override;
+  void killActor(ActorId id) override;
+  QString demoMessageName(ActorId id) const override;
+  void sendDemoMessage(ActorId id) override;
+
+ signals:
+  /// A new batch was folded into state().
+  void updated();
+  void started();
+  void stopped();
+  /// Something the user should know (a demo message that could not be delivered, ...).
+  void message(const QString& text);
+
+ private:
+  std::optional<ActorCell> cellOf(ActorId id) const;
+  void pollStats();
+
+  SessionConfig config_;
+  Workload workload_;
+  std::unique_ptr<System> system_;
+  std::unique_ptr<observe::EventCollector> collector_;
+  std::unique_ptr<observe::StatsPoller> poller_;
+  observe::StatsBucketer bucketer_;
+  observe::SystemState state_;
+  std::vector<observe::Event> batch_;
+  QTimer timer_;
+  QElapsedTimer sinceStats_;
+  bool busy_ = false;
+
+  // Rates over the last second: (time, count) per drain or poll.
+  std::deque<std::pair<TimePoint, std::uint64_t>> handledWindow_;
+  std::deque<std::pair<TimePoint, std::uint64_t>> eventWindow_;
+  std::uint64_t handledTotal_ = 0;
+  observe::LogHistogram foldNs_;
+  observe::LogHistogram lagNs_;
+};
+
+}  // namespace actorscope::gui

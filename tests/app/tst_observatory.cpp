@@ -1,0 +1,197 @@
+// The observatory's main window over a live System: it opens a workload on each runtime and the
+// tree shows its root; killing an actor from the tree's context menu makes its supervisor react
+// in its row; selection is shared; pause freezes the views while the session keeps folding;
+// screenshots write non-empty PNGs. Waits use QTRY_* with generous deadlines; no sleeps.
+#include "office_workload.hpp"
+
+#include "gui/main_window.hpp"
+#include "gui/screenshots.hpp"
+
+#include "actors/actors_table_model.hpp"
+#include "actors/actors_view.hpp"
+#include "common/roles.hpp"
+#include "inspector/actor_inspector.hpp"
+#include "tree/supervision_tree_model.hpp"
+#include "tree/supervision_tree_view.hpp"
+
+#include <QAction>
+#include <QImage>
+#include <QMenu>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeView>
+
+namespace as = actorscope;
+namespace gui = actorscope::gui;
+namespace v = actorscope::views;
+
+namespace {
+
+constexpr int kDeadline = 20000;
+
+/// The tree view's index (through its filter proxy) of the first actor with this name.
+QModelIndex viewIndexOf(v::SupervisionTreeView& tree, const std::string& name) {
+  auto* proxy = static_cast<QSortFilterProxyModel*>(tree.treeView()->model());
+  std::function<QModelIndex(const QModelIndex&)> find = [&](const QModelIndex& parent) -> QModelIndex {
+    for (int r = 0; r < proxy->rowCount(parent); ++r) {
+      const QModelIndex i = proxy->index(r, 0, parent);
+      if (i.data(Qt::ToolTipRole).toString().contains(QStringLiteral("<b>%1</b>").arg(QString::fromStdString(name))))
+        return i;
+      if (QModelIndex found = find(i); found.isValid()) return found;
+    }
+    return {};
+  };
+  return find({});
+}
+
+std::size_t aliveChildren(const as::observe::SystemState& s, as::ActorId id) {
+  const auto* a = s.actor(id);
+  if (!a) return 0;
+  std::size_t n = 0;
+  for (as::ActorId c : a->children)
+    if (const auto* r = s.actor(c); r && r->alive()) ++n;
+  return n;
+}
+
+}  // namespace
+
+class TestObservatory : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+  void the_window_opens_a_workload_on_each_runtime_and_the_tree_shows_its_root_data() {
+    QTest::addColumn<QString>("runtime");
+    QTest::newRow("asio") << QStringLiteral("asio");
+    QTest::newRow("qt") << QStringLiteral("qt");
+  }
+  void the_window_opens_a_workload_on_each_runtime_and_the_tree_shows_its_root() {
+    QFETCH(QString, runtime);
+    gui::MainWindow window({office::workload()}, {.useSettings = false});
+    window.show();
+    QCOMPARE(window.startSession(QStringLiteral("office"), runtime, 2), QString());
+    auto* tree = window.treeView()->treeView();
+    QTRY_VERIFY_WITH_TIMEOUT(tree->model()->rowCount() >= 1, kDeadline);
+    QCOMPARE(tree->model()->index(0, v::SupervisionTreeModel::NameColumn).data().toString(), QStringLiteral("office"));
+    QTRY_COMPARE_WITH_TIMEOUT(window.session().state().runtime(), runtime.toStdString(), kDeadline);
+    // The desks and their clerks arrive as the workload starts them.
+    QTRY_VERIFY_WITH_TIMEOUT(viewIndexOf(*window.treeView(), "desk-a").isValid(), kDeadline);
+    QTRY_VERIFY_WITH_TIMEOUT(window.session().metrics().handled > 0, kDeadline);
+    window.stopSession();
+    QVERIFY(!window.session().running());
+    QCOMPARE(window.session().state().alive_count(), 0u);
+  }
+
+  void an_unknown_workload_or_runtime_is_refused_with_a_message() {
+    gui::MainWindow window({office::workload()}, {.useSettings = false});
+    QVERIFY(window.startSession(QStringLiteral("no-such"), QStringLiteral("asio"), 2).contains(QStringLiteral("office")));
+    QVERIFY(window.startSession(QStringLiteral("office"), QStringLiteral("tokio"), 2).contains(QStringLiteral("tokio")));
+    QVERIFY(!window.session().running());
+  }
+
+  void killing_an_actor_from_the_tree_menu_makes_its_supervisor_react_in_its_row() {
+    gui::MainWindow window({office::workload(false)}, {.useSettings = false});
+    window.show();
+    QCOMPARE(window.startSession(QStringLiteral("quiet-office"), QStringLiteral("asio"), 2), QString());
+    v::SupervisionTreeView& tree = *window.treeView();
+    QTRY_VERIFY_WITH_TIMEOUT(viewIndexOf(tree, "desk-a/clerk-3").isValid(), kDeadline);
+
+    const QModelIndex clerk = viewIndexOf(tree, "desk-a/clerk-2");
+    const as::ActorId clerkId = clerk.data(v::ActorIdRole).value<as::ActorId>();
+    const as::ActorId deskId = clerk.parent().data(v::ActorIdRole).value<as::ActorId>();
+    QVERIFY(clerkId.is_valid() && deskId.is_valid());
+    QCOMPARE(aliveChildren(window.session().state(), deskId), 3u);
+
+    QMenu* menu = tree.contextMenuFor(clerk);
+    QVERIFY(menu);
+    auto* kill = menu->findChild<QAction*>(QStringLiteral("kill"));
+    QVERIFY(kill && kill->isEnabled());
+    kill->trigger();
+    menu->close();
+
+    // The clerk's row says it was killed, and the desk (its supervisor) hires a replacement: its
+    // row in the tree gains a new live child.
+    QTRY_COMPARE_WITH_TIMEOUT(
+        window.treeView()->model()->indexOf(clerkId, v::SupervisionTreeModel::StatusColumn).data().toString(),
+        QStringLiteral("killed"), kDeadline);
+    QTRY_VERIFY_WITH_TIMEOUT(viewIndexOf(tree, "desk-a/clerk-4").isValid(), kDeadline);
+    QCOMPARE(viewIndexOf(tree, "desk-a/clerk-4").parent().data(v::ActorIdRole).value<as::ActorId>(), deskId);
+    QTRY_COMPARE_WITH_TIMEOUT(aliveChildren(window.session().state(), deskId), 3u, kDeadline);
+    const auto* desk = window.session().state().actor(deskId);
+    QVERIFY(desk->supervision_handled >= 1);
+  }
+
+  void the_selection_is_shared_between_the_table_the_tree_and_the_inspector() {
+    gui::MainWindow window({office::workload(false)}, {.useSettings = false});
+    window.show();
+    QCOMPARE(window.startSession(QStringLiteral("quiet-office"), QStringLiteral("asio"), 2), QString());
+    window.showView(QStringLiteral("actors"));
+    v::ActorsView& actors = *window.actorsView();
+    QTRY_VERIFY_WITH_TIMEOUT(actors.model()->rowCount() >= 5, kDeadline);
+    int row = -1;
+    for (int r = 0; r < actors.model()->rowCount(); ++r)
+      if (actors.model()->index(r, v::ActorsTableModel::NameColumn).data().toString() == QStringLiteral("desk-b"))
+        row = r;
+    QVERIFY(row >= 0);
+    const as::ActorId id = actors.model()->actorAt(row);
+    actors.tableView()->setCurrentIndex(actors.model()->index(row, v::ActorsTableModel::NameColumn));
+    QCOMPARE(window.selection().current(), id);
+    const QModelIndex inTree = window.treeView()->treeView()->currentIndex();
+    QCOMPARE(inTree.data(v::ActorIdRole).value<as::ActorId>(), id);
+    QTRY_VERIFY_WITH_TIMEOUT(window.inspector()->details().has_value(), kDeadline);
+    QCOMPARE(window.inspector()->details()->id, id);
+  }
+
+  void pausing_freezes_the_views_while_the_session_keeps_folding() {
+    gui::MainWindow window({office::workload()}, {.useSettings = false});
+    window.show();
+    QCOMPARE(window.startSession(QStringLiteral("office"), QStringLiteral("asio"), 2), QString());
+    QTRY_VERIFY_WITH_TIMEOUT(window.session().state().events_applied() > 20, kDeadline);
+    window.setPaused(true);
+    const std::uint64_t frozen = window.shownState().events_applied();
+    QTRY_VERIFY_WITH_TIMEOUT(window.session().state().events_applied() > frozen + 10, kDeadline);
+    QCOMPARE(window.shownState().events_applied(), frozen);
+    window.setPaused(false);
+    QVERIFY(window.shownState().events_applied() > frozen);
+  }
+
+  void screenshots_write_a_non_empty_png_for_every_view_and_the_window() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    gui::MainWindow window({office::workload()}, {.useSettings = false});
+    gui::ScreenshotOptions options;
+    options.dir = dir.filePath(QStringLiteral("shots"));
+    options.scenario = QStringLiteral("office");
+    options.seconds = 0.5;
+    const QStringList files = gui::takeScreenshots(window, options);
+    QCOMPARE(files.size(), static_cast<qsizetype>(window.viewList().size() + 1));
+    for (const QString& f : files) {
+      const QImage image(f);
+      QVERIFY2(!image.isNull() && image.width() > 50 && image.height() > 50, qPrintable(f));
+    }
+    QVERIFY(files.last().endsWith(QStringLiteral("window.png")));
+    QCOMPARE(QImage(files.last()).size(), gui::MainWindow::kDefaultSize);
+  }
+
+  void a_screenshot_directory_that_cannot_be_written_is_refused() {
+    QTemporaryDir dir;
+    const QString file = dir.filePath(QStringLiteral("a-file"));
+    QFile f(file);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.close();
+    try {
+      gui::prepareScreenshotDir(file + QStringLiteral("/shots"));
+      QFAIL("a directory under a file was accepted");
+    } catch (const gui::ScreenshotError& e) {
+      QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("cannot create")), e.what());
+    }
+  }
+};
+
+QTEST_MAIN(TestObservatory)
+#include "tst_observatory.moc"
