@@ -6,7 +6,9 @@
 #include <QCoreApplication>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <thread>
 
 namespace actorscope::gui {
 namespace {
@@ -65,10 +67,11 @@ void LiveSession::start(const Workload& workload, const SessionConfig& config) {
   resetTimings();
 
   system_ = std::make_unique<System>(std::move(runtime));
-  observe::EventCollector::Options options;
-  options.interest = {.messages = true, .timing = true, .type_names = true, .sample_every = std::max(1u, config.sampleEvery)};
-  options.per_thread_capacity = 16384;
-  collector_ = std::make_unique<observe::EventCollector>(options);
+  sampleEvery_ = std::max(1u, config.sampleEvery);
+  seq_ = 0;
+  droppedBefore_ = 0;
+  offeredAtAdapt_ = 0;
+  collector_ = makeCollector(sampleEvery_);
   poller_ = std::make_unique<observe::StatsPoller>(*system_);
   system_->attach(*collector_);
   try {
@@ -79,6 +82,7 @@ void LiveSession::start(const Workload& workload, const SessionConfig& config) {
     throw SessionError("the \"" + workload.name + "\" scenario could not start: " + why);
   }
   sinceStats_.start();
+  sinceAdapt_.start();
   timer_.start(config.drainIntervalMs);
   pump();
   emit started();
@@ -93,9 +97,9 @@ void LiveSession::stop() {
   // Everything the actors did is in the buffers now: take it all, and the final counters.
   batch_.clear();
   collector_->drain(batch_, true);
-  for (const auto& e : batch_) state_.apply(e);
+  fold(batch_, false);
   pollStats();
-  state_.add_dropped(collector_->dropped() - state_.dropped());
+  state_.add_dropped(droppedBefore_ + collector_->dropped() - state_.dropped());
   system_->detach(*collector_);
   poller_.reset();
   system_.reset();
@@ -129,12 +133,10 @@ bool LiveSession::pump() {
   batch_.clear();
   collector_->drain(batch_);
   const TimePoint now = Clock::now();
-  for (const auto& e : batch_) {
-    state_.apply(e);
-    // Runtime clocks are steady_clock on the real runtimes: the age of the event when folded.
-    if (e.time <= now) lagNs_.record(static_cast<std::uint64_t>(observe::to_ns(now - e.time)));
-  }
-  if (const std::uint64_t dropped = collector_->dropped(); dropped > state_.dropped())
+  for (const auto& e : batch_)  // runtime clocks are steady_clock on the real runtimes: the event's age
+    if (e.time <= now && e.time != TimePoint{}) lagNs_.record(static_cast<std::uint64_t>(observe::to_ns(now - e.time)));
+  fold(batch_, false);
+  if (const std::uint64_t dropped = droppedBefore_ + collector_->dropped(); dropped > state_.dropped())
     state_.add_dropped(dropped - state_.dropped());
   eventWindow_.emplace_back(now, batch_.size());
   trim(eventWindow_, now);
@@ -144,9 +146,92 @@ bool LiveSession::pump() {
     pollStats();
     changed = true;
   }
+  if (config_.adaptiveSampling && sinceAdapt_.elapsed() >= 250) adaptSampling();
   foldNs_.record(static_cast<std::uint64_t>(observe::to_ns(Clock::now() - t0)));
   busy_ = false;
   return changed;
+}
+
+std::unique_ptr<observe::EventCollector> LiveSession::makeCollector(std::uint32_t every) const {
+  observe::EventCollector::Options options;
+  options.interest = {.messages = true, .timing = config_.timing, .type_names = true, .sample_every = every};
+  options.per_thread_capacity = 16384;
+  return std::make_unique<observe::EventCollector>(options);
+}
+
+void LiveSession::fold(std::vector<observe::Event>& batch, bool dedupe) {
+  for (observe::Event& e : batch) {
+    if (dedupe && redundant(e)) continue;
+    e.seq = ++seq_;
+    state_.apply(e);
+  }
+}
+
+bool LiveSession::redundant(const observe::Event& e) const {
+  using K = observe::EventKind;
+  const observe::ActorRecord* a = e.actor.is_valid() ? state_.actor(e.actor) : nullptr;
+  switch (e.kind) {
+    case K::runtime_info: return e.name == state_.runtime() && e.thread == state_.threads();
+    case K::spawned: return a != nullptr;
+    case K::started: return a != nullptr && a->status >= ActorStatus::running;
+    case K::stopped:
+    case K::failed:
+    case K::killed: return a != nullptr && !a->alive();
+    case K::linked: return a != nullptr && a->parent == e.peer;
+    case K::name_registered: {
+      auto it = state_.registry().find(e.name);
+      return it != state_.registry().end() && it->second == e.actor;
+    }
+    case K::group_joined: {
+      for (const auto& [scope, group] : state_.groups_of(e.actor))
+        if (scope == e.text && group == e.name) return true;
+      return false;
+    }
+    case K::timer_started: return state_.timers().count(e.trace) != 0;
+    default: return false;
+  }
+}
+
+void LiveSession::adaptSampling() {
+  // Message events the engine offered since the last look (taken plus dropped): sampling only
+  // changes those; a burst of spawns must not make it sparser.
+  using K = observe::EventKind;
+  const std::uint64_t offered = state_.events_of(K::message_sent) + state_.events_of(K::message_handled) + state_.dropped();
+  const double seconds = static_cast<double>(sinceAdapt_.restart()) / 1000.0;
+  const double rate = static_cast<double>(offered - offeredAtAdapt_) / std::max(seconds, 0.001);
+  offeredAtAdapt_ = offered;
+  std::uint32_t next = sampleEvery_;
+  if (rate > config_.eventBudget) {
+    // Jump straight to a sampling that fits, in powers of two (rates are steady enough for that).
+    while (next < (1u << 20) && rate * sampleEvery_ / next > config_.eventBudget * 0.6) next *= 2;
+  } else if (rate < config_.eventBudget / 8 && next > 1) {
+    next = std::max(1u, next / 4);
+  }
+  if (next != sampleEvery_) resample(next);
+}
+
+void LiveSession::resample(std::uint32_t every) {
+  // The new collector hears about the present when it is attached (a spawned event for every live
+  // actor, from the attaching thread): attach it from a helper thread while this thread drains
+  // it, so that the present never overflows a ring. Then the old one is detached and emptied,
+  // and the new one's first events are folded, without what the state already knows.
+  std::unique_ptr<observe::EventCollector> next = makeCollector(every);
+  std::vector<observe::Event> held;
+  std::atomic<bool> attached{false};
+  std::thread helper([&] {
+    system_->attach(*next);
+    attached.store(true, std::memory_order_release);
+  });
+  while (!attached.load(std::memory_order_acquire)) next->drain(held);
+  helper.join();
+  system_->detach(*collector_);
+  batch_.clear();
+  collector_->drain(batch_, true);
+  fold(batch_, false);
+  droppedBefore_ += collector_->dropped();
+  collector_ = std::move(next);
+  fold(held, true);
+  sampleEvery_ = every;
 }
 
 void LiveSession::resetTimings() {

@@ -38,8 +38,14 @@ struct SessionConfig {
   unsigned threads = 2;
   std::uint64_t seed = 1;
   /// One message in this many (per receiving actor) becomes a sent/handled event pair for the
-  /// message flow and the latency histograms. Counters stay exact whatever it is.
-  std::uint32_t sampleEvery = 16;
+  /// message flow and the latency histograms, to start with. Counters stay exact whatever it is.
+  std::uint32_t sampleEvery = 64;
+  /// Adapt the sampling so that the UI takes about `eventBudget` events a second: a quiet system
+  /// shows every message, a system handling millions a second shows a steady sample of them.
+  bool adaptiveSampling = true;
+  double eventBudget = 30000;
+  /// Queue and handling times (the histograms). Costs two clock reads per message in the engine.
+  bool timing = true;
   /// How often the UI takes the collected events: 33 ms is at most ~30 updates a second.
   int drainIntervalMs = 33;
   int statsIntervalMs = 100;
@@ -74,6 +80,8 @@ class LiveSession : public QObject, public views::ActorControl {
   };
   Metrics metrics() const;
 
+  /// The message sampling in force now (see SessionConfig::sampleEvery).
+  std::uint32_t sampleEvery() const noexcept { return sampleEvery_; }
   /// How long each fold took (ns), and how old events were when folded (ns): the event lag.
   const observe::LogHistogram& foldTimes() const noexcept { return foldNs_; }
   const observe::LogHistogram& eventLag() const noexcept { return lagNs_; }
@@ -100,6 +108,14 @@ class LiveSession : public QObject, public views::ActorControl {
  private:
   std::optional<ActorCell> cellOf(ActorId id) const;
   void pollStats();
+  std::unique_ptr<observe::EventCollector> makeCollector(std::uint32_t sampleEvery) const;
+  /// Folds a batch; with `dedupe`, events that repeat what the state already says are skipped
+  /// (a new collector's view of the present, the overlap of two collectors).
+  void fold(std::vector<observe::Event>& batch, bool dedupe);
+  bool redundant(const observe::Event& e) const;
+  /// Replaces the collector by one that samples one message in `every`.
+  void resample(std::uint32_t every);
+  void adaptSampling();
 
   SessionConfig config_;
   Workload workload_;
@@ -119,6 +135,12 @@ class LiveSession : public QObject, public views::ActorControl {
   std::uint64_t handledTotal_ = 0;
   observe::LogHistogram foldNs_;
   observe::LogHistogram lagNs_;
+
+  std::uint32_t sampleEvery_ = 1;
+  std::uint64_t seq_ = 0;           ///< session-wide event order (collectors number from 1 each)
+  std::uint64_t droppedBefore_ = 0; ///< drops counted by collectors replaced since the start
+  QElapsedTimer sinceAdapt_;
+  std::uint64_t offeredAtAdapt_ = 0;
 };
 
 }  // namespace actorscope::gui

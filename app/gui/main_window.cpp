@@ -33,6 +33,8 @@
 #include <QThread>
 #include <QToolBar>
 
+#include <cstdio>
+
 namespace actorscope::gui {
 namespace {
 
@@ -220,16 +222,17 @@ void MainWindow::buildViews() {
   });
 
   views_ = {
-      {QStringLiteral("supervision-tree"), QStringLiteral("Supervision tree"), tree_, tree_},
-      {QStringLiteral("supervision-graph"), QStringLiteral("Supervision graph"), graph_, graph_},
-      {QStringLiteral("actors"), QStringLiteral("Actors"), actors_, actors_},
-      {QStringLiteral("inspector"), QStringLiteral("Inspector"), inspector_, inspector_},
-      {QStringLiteral("process-groups"), QStringLiteral("Process groups"), groups_, groups_},
-      {QStringLiteral("timers"), QStringLiteral("Timers"), timers_, timers_},
-      {QStringLiteral("message-flow"), QStringLiteral("Message flow"), flow_, flow_},
-      {QStringLiteral("event-log"), QStringLiteral("Event log"), events_, events_},
-      {QStringLiteral("warnings"), QStringLiteral("Warnings"), warnings_, warnings_},
+      {QStringLiteral("supervision-tree"), QStringLiteral("Supervision tree"), tree_, tree_, 100},
+      {QStringLiteral("supervision-graph"), QStringLiteral("Supervision graph"), graph_, graph_, 200},
+      {QStringLiteral("actors"), QStringLiteral("Actors"), actors_, actors_, 250},
+      {QStringLiteral("inspector"), QStringLiteral("Inspector"), inspector_, inspector_, 100},
+      {QStringLiteral("process-groups"), QStringLiteral("Process groups"), groups_, groups_, 250},
+      {QStringLiteral("timers"), QStringLiteral("Timers"), timers_, timers_, 250},
+      {QStringLiteral("message-flow"), QStringLiteral("Message flow"), flow_, flow_, 100},
+      {QStringLiteral("event-log"), QStringLiteral("Event log"), events_, events_, 100},
+      {QStringLiteral("warnings"), QStringLiteral("Warnings"), warnings_, warnings_, 500},
   };
+  clock_.start();
 }
 
 void MainWindow::buildMenus() {
@@ -383,16 +386,28 @@ void MainWindow::setPaused(bool paused) {
 void MainWindow::refreshView(View& v, const observe::SystemState& state) {
   v.view->setState(state);
   v.dirty = false;
+  v.lastMs = clock_.elapsed();
 }
 
 void MainWindow::refreshViews() {
   QElapsedTimer timer;
   timer.start();
   const observe::SystemState& state = shownState();
+  static const bool trace = qEnvironmentVariableIsSet("ACTORSCOPE_TRACE_REFRESH");
+  const qint64 now = clock_.elapsed();
+  // A frozen picture (pause) or a stopped session is shown at once, whatever the intervals.
+  const bool immediate = paused() || !session_->running();
   for (View& v : views_) {
+    if (!immediate && now - v.lastMs < v.intervalMs) {
+      v.dirty = true;
+      continue;
+    }
     // Hidden views wait (they catch up when shown); the warnings always run, for the dock's count.
     if (v.widget->isVisible() || v.widget == warnings_) {
+      QElapsedTimer vt;
+      vt.start();
       refreshView(v, state);
+      if (trace) std::fprintf(stderr, "%s %.2f ms\n", qPrintable(v.id), vt.nsecsElapsed() / 1e6);
     } else {
       v.dirty = true;
     }

@@ -13,6 +13,7 @@
 
 #include <actorscope/observe/histogram.hpp>
 
+#include <QElapsedTimer>
 #include <QMainWindow>
 
 #include <memory>
@@ -68,7 +69,11 @@ class MainWindow : public QMainWindow {
     QString title;  ///< "Supervision tree"
     QWidget* widget;
     views::StateView* view;
+    /// At most one refresh per this many ms: figures that change 30 times a second cannot be read,
+    /// and a table of thousands of rows need not be re-sorted that often.
+    int intervalMs = 100;
     bool dirty = false;
+    qint64 lastMs = -1000000;
   };
   const std::vector<View>& viewList() const noexcept { return views_; }
   /// Brings a view to the front (raises its dock or switches the central tab).
@@ -155,6 +160,7 @@ class MainWindow : public QMainWindow {
   QLabel* stateLabel_ = nullptr;
 
   observe::LogHistogram refreshNs_;
+  QElapsedTimer clock_;
   Theme theme_ = Theme::system;
 };
 

@@ -18,7 +18,6 @@
 #include <QImage>
 #include <QMenu>
 #include <QSignalSpy>
-#include <QSortFilterProxyModel>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -33,9 +32,9 @@ namespace {
 
 constexpr int kDeadline = 20000;
 
-/// The tree view's index (through its filter proxy) of the first actor with this name.
+/// The tree view's index of the first actor with this name.
 QModelIndex viewIndexOf(v::SupervisionTreeView& tree, const std::string& name) {
-  auto* proxy = static_cast<QSortFilterProxyModel*>(tree.treeView()->model());
+  QAbstractItemModel* proxy = tree.treeView()->model();
   std::function<QModelIndex(const QModelIndex&)> find = [&](const QModelIndex& parent) -> QModelIndex {
     for (int r = 0; r < proxy->rowCount(parent); ++r) {
       const QModelIndex i = proxy->index(r, 0, parent);

@@ -110,6 +110,26 @@ class TestViewModels : public QObject {
     QCOMPARE(resets.count(), 0);
   }
 
+  void the_tree_model_filters_by_name_type_or_id_and_keeps_the_ancestors_of_matches() {
+    ScriptedState s;
+    buildTree(s);
+    v::SupervisionTreeModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.update(s.state);
+    model.setFilterText(QStringLiteral("W4"));
+    model.update(s.state);
+    QCOMPARE(dump(model), (QStringList{"root", "  sup-a", "    w4"}));
+    model.setFilterText(QStringLiteral("0.6"));
+    model.update(s.state);
+    QCOMPARE(dump(model), (QStringList{"root", "  sup-b", "    w6"}));
+    model.setFilterText(QStringLiteral("supervisor"));  // the type
+    model.update(s.state);
+    QCOMPARE(dump(model), (QStringList{"root", "  sup-a", "  sup-b"}));
+    model.setFilterText(QString());
+    model.update(s.state);
+    QCOMPARE(dump(model).size(), 6);
+  }
+
   void the_tree_model_sends_data_changes_only_for_rows_whose_figures_moved() {
     ScriptedState s;
     buildTree(s);

@@ -10,28 +10,44 @@
 #include <QPalette>
 
 #include <algorithm>
-#include <numeric>
 
 namespace actorscope::views {
 
 ActorsTableModel::ActorsTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-ActorsTableModel::Row ActorsTableModel::rowFor(const observe::SystemState& state, const observe::ActorRecord& a) {
+const ActorsTableModel::Identity& ActorsTableModel::identityOf(const observe::ActorRecord& a) {
+  Identity& id = identities_[a.id];
+  if (id.type.empty() || id.nameLength != a.name.size()) {
+    id.name = a.name;
+    id.type = a.type_name;
+    id.shortType = shortTypeName(a.type_name);
+    id.shown = a.name.empty() ? id.shortType : a.name;
+    id.nameLength = a.name.size();
+  }
+  return id;
+}
+
+ActorsTableModel::Row ActorsTableModel::rowFor(const observe::SystemState& state, const observe::ActorRecord& a,
+                                               const Row* previous) {
   Row r;
   r.id = a.id;
-  r.name = a.name;
-  r.type = a.type_name;
-  r.shortType = shortTypeName(a.type_name);
+  r.identity = &identityOf(a);
   r.health = healthOf(a);
   r.thread = a.thread;
   r.mailbox = a.alive() ? a.mailbox_depth : 0;
   r.mailboxMax = a.mailbox_max;
-  r.rate = messagesPerSecond(state, a);
+  r.rate = a.alive() ? messagesPerSecond(state, a) : 0.0;
   r.handled = a.handled;
   r.sent = a.sent;
-  r.timed = !a.handling_ns.empty();
-  r.queueP99 = a.queue_ns.percentile(99);
-  r.handlingP99 = a.handling_ns.percentile(99);
+  r.timedCount = a.handling_ns.count();
+  if (previous != nullptr && previous->timedCount == r.timedCount) {
+    // No new samples: the percentiles cannot have moved.
+    r.queueP99 = previous->queueP99;
+    r.handlingP99 = previous->handlingP99;
+  } else {
+    r.queueP99 = a.queue_ns.percentile(99);
+    r.handlingP99 = a.handling_ns.percentile(99);
+  }
   r.failures = failureCount(a);
   r.children = a.children.size();
   return r;
@@ -41,8 +57,8 @@ bool ActorsTableModel::accepts(const Row& r) const {
   const bool alive = r.health != Health::stopped && r.health != Health::failed && r.health != Health::killed;
   if (!showStopped_ && !alive) return false;
   if (filter_.isEmpty()) return true;
-  return QString::fromStdString(r.name).contains(filter_, Qt::CaseInsensitive) ||
-         QString::fromStdString(r.type).contains(filter_, Qt::CaseInsensitive) ||
+  return QString::fromStdString(r.identity->name).contains(filter_, Qt::CaseInsensitive) ||
+         QString::fromStdString(r.identity->type).contains(filter_, Qt::CaseInsensitive) ||
          formatActorId(r.id).startsWith(filter_);
 }
 
@@ -51,21 +67,40 @@ void ActorsTableModel::clear() {
   rows_.clear();
   all_.clear();
   rowIndex_.clear();
+  identities_.clear();
   endResetModel();
 }
 
+void ActorsTableModel::reindex() {
+  rowIndex_.clear();
+  rowIndex_.reserve(rows_.size());
+  for (std::size_t i = 0; i < rows_.size(); ++i) rowIndex_[rows_[i]->row.id] = static_cast<int>(i);
+}
+
 void ActorsTableModel::update(const observe::SystemState& state) {
-  all_.clear();
-  all_.reserve(state.actors().size());
-  for (const auto& [id, a] : state.actors()) all_.emplace(id, rowFor(state, a));
+  // Every actor's row, updated in place; what changed is marked.
+  ++generation_;
+  std::vector<Entry*> added;
+  for (const auto& [id, a] : state.actors()) {
+    auto [it, inserted] = all_.try_emplace(id);
+    Entry& e = it->second;
+    Row fresh = rowFor(state, a, inserted ? nullptr : &e.row);
+    if (inserted || !(fresh == e.row)) {
+      e.row = std::move(fresh);
+      e.changed = true;
+    }
+    e.generation = generation_;
+    if (inserted) added.push_back(&e);
+  }
 
   // 1. Remove rows that are gone or filtered out, in runs, from the bottom up.
+  bool moved = false;
   int end = static_cast<int>(rows_.size()) - 1;
+  auto gone = [&](int i) {
+    const Entry* e = rows_[static_cast<std::size_t>(i)];
+    return e->generation != generation_ || !accepts(e->row);
+  };
   while (end >= 0) {
-    auto gone = [&](int i) {
-      auto it = all_.find(rows_[static_cast<std::size_t>(i)].id);
-      return it == all_.end() || !accepts(it->second);
-    };
     if (!gone(end)) {
       --end;
       continue;
@@ -75,42 +110,45 @@ void ActorsTableModel::update(const observe::SystemState& state) {
     beginRemoveRows({}, start, end);
     rows_.erase(rows_.begin() + start, rows_.begin() + end + 1);
     endRemoveRows();
+    moved = true;
     end = start - 1;
   }
+  if (all_.size() != state.actors().size())
+    std::erase_if(all_, [this](const auto& kv) { return kv.second.generation != generation_; });
+  if (moved) reindex();
 
-  // 2. Refresh the rows that stay; one dataChanged over the changed span.
+  // 2. One dataChanged over the span of changed rows.
   int firstChanged = -1;
   int lastChanged = -1;
-  rowIndex_.clear();
-  rowIndex_.reserve(rows_.size());
   for (std::size_t i = 0; i < rows_.size(); ++i) {
-    const Row& fresh = all_.at(rows_[i].id);
-    if (!(fresh == rows_[i])) {
-      rows_[i] = fresh;
-      if (firstChanged < 0) firstChanged = static_cast<int>(i);
-      lastChanged = static_cast<int>(i);
-    }
-    rowIndex_[rows_[i].id] = static_cast<int>(i);
+    if (!rows_[i]->changed) continue;
+    rows_[i]->changed = false;
+    if (firstChanged < 0) firstChanged = static_cast<int>(i);
+    lastChanged = static_cast<int>(i);
   }
   if (firstChanged >= 0) emit dataChanged(index(firstChanged, 0), index(lastChanged, ColumnCount - 1));
 
-  // 3. Append the new actors (in id order), then sort them into place.
-  std::vector<const Row*> added;
-  for (const auto& [id, a] : state.actors()) {
-    if (rowIndex_.count(id) != 0) continue;
-    const Row& r = all_.at(id);
-    if (accepts(r)) added.push_back(&r);
-  }
-  if (!added.empty()) {
+  // 3. Append the new actors that pass the filter, plus known ones the filter lets in again (in
+  //    id order), then sort everything into place.
+  std::vector<Entry*> in;
+  for (Entry* e : added)
+    if (accepts(e->row)) in.push_back(e);
+  if (!in.empty()) {
+    std::sort(in.begin(), in.end(), [](const Entry* a, const Entry* b) { return a->row.id < b->row.id; });
     const int first = static_cast<int>(rows_.size());
-    beginInsertRows({}, first, first + static_cast<int>(added.size()) - 1);
-    for (const Row* r : added) {
-      rowIndex_[r->id] = static_cast<int>(rows_.size());
-      rows_.push_back(*r);
+    beginInsertRows({}, first, first + static_cast<int>(in.size()) - 1);
+    for (Entry* e : in) {
+      e->changed = false;
+      rowIndex_[e->row.id] = static_cast<int>(rows_.size());
+      rows_.push_back(e);
     }
     endInsertRows();
   }
+  for (auto& [id, e] : all_) e.changed = false;
   applySort();
+  // Forget the identities of actors the state forgot (no row points at them any more).
+  if (identities_.size() > all_.size() + 1024)
+    std::erase_if(identities_, [this](const auto& kv) { return all_.count(kv.first) == 0; });
 }
 
 void ActorsTableModel::setFilterText(const QString& text) {
@@ -118,15 +156,12 @@ void ActorsTableModel::setFilterText(const QString& text) {
   filter_ = text;
   beginResetModel();
   rows_.clear();
-  std::vector<const Row*> keep;
-  for (const auto& [id, r] : all_)
-    if (accepts(r)) keep.push_back(&r);
-  std::sort(keep.begin(), keep.end(), [](const Row* a, const Row* b) { return a->id < b->id; });
-  for (const Row* r : keep) rows_.push_back(*r);
+  for (auto& [id, e] : all_)
+    if (accepts(e.row)) rows_.push_back(&e);
+  std::sort(rows_.begin(), rows_.end(), [](const Entry* a, const Entry* b) { return a->row.id < b->row.id; });
   if (sortColumn_ >= 0)
-    std::stable_sort(rows_.begin(), rows_.end(), [this](const Row& a, const Row& b) { return lessThan(a, b); });
-  rowIndex_.clear();
-  for (std::size_t i = 0; i < rows_.size(); ++i) rowIndex_[rows_[i].id] = static_cast<int>(i);
+    std::stable_sort(rows_.begin(), rows_.end(), [this](const Entry* a, const Entry* b) { return lessThan(a->row, b->row); });
+  reindex();
   endResetModel();
 }
 
@@ -143,8 +178,8 @@ bool ActorsTableModel::lessThan(const Row& a, const Row& b) const {
   int c = 0;
   switch (sortColumn_) {
     case IdColumn: c = cmp(a.id, b.id); break;
-    case NameColumn: c = cmp(a.name.empty() ? a.shortType : a.name, b.name.empty() ? b.shortType : b.name); break;
-    case TypeColumn: c = cmp(a.shortType, b.shortType); break;
+    case NameColumn: c = cmp(a.identity->shown, b.identity->shown); break;
+    case TypeColumn: c = cmp(a.identity->shortType, b.identity->shortType); break;
     case StatusColumn: c = cmp(static_cast<int>(a.health), static_cast<int>(b.health)); break;
     case ThreadColumn: c = cmp(a.thread, b.thread); break;
     case MailboxColumn: c = cmp(a.mailbox, b.mailbox); break;
@@ -164,28 +199,21 @@ bool ActorsTableModel::lessThan(const Row& a, const Row& b) const {
 
 void ActorsTableModel::applySort() {
   if (sortColumn_ < 0 || rows_.size() < 2) return;
-  std::vector<std::size_t> order(rows_.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(),
-                   [this](std::size_t x, std::size_t y) { return lessThan(rows_[x], rows_[y]); });
-  bool moved = false;
-  for (std::size_t i = 0; i < order.size() && !moved; ++i) moved = order[i] != i;
-  if (!moved) return;
+  std::vector<Entry*> sorted = rows_;
+  std::stable_sort(sorted.begin(), sorted.end(), [this](const Entry* a, const Entry* b) { return lessThan(a->row, b->row); });
+  if (sorted == rows_) return;
 
   emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
-  std::vector<Row> sorted;
-  sorted.reserve(rows_.size());
-  for (std::size_t i : order) sorted.push_back(std::move(rows_[i]));
-  rows_ = std::move(sorted);
-  rowIndex_.clear();
-  for (std::size_t i = 0; i < rows_.size(); ++i) rowIndex_[rows_[i].id] = static_cast<int>(i);
-  std::vector<int> newRowOfOld(order.size());
-  for (std::size_t i = 0; i < order.size(); ++i) newRowOfOld[order[i]] = static_cast<int>(i);
+  // Persistent indexes (the selection) follow their actors to their new rows.
   const QModelIndexList from = persistentIndexList();
+  std::vector<ActorId> fromIds;
+  fromIds.reserve(static_cast<std::size_t>(from.size()));
+  for (const QModelIndex& idx : from) fromIds.push_back(actorAt(idx.row()));
+  rows_ = std::move(sorted);
+  reindex();
   QModelIndexList to;
   to.reserve(from.size());
-  for (const QModelIndex& idx : from)
-    to.append(index(newRowOfOld[static_cast<std::size_t>(idx.row())], idx.column()));
+  for (qsizetype i = 0; i < from.size(); ++i) to.append(index(rowOf(fromIds[static_cast<std::size_t>(i)]), from[i].column()));
   changePersistentIndexList(from, to);
   emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
 }
@@ -202,7 +230,7 @@ int ActorsTableModel::rowOf(ActorId id) const {
 }
 
 ActorId ActorsTableModel::actorAt(int row) const {
-  return row >= 0 && row < static_cast<int>(rows_.size()) ? rows_[static_cast<std::size_t>(row)].id : ActorId{};
+  return row >= 0 && row < static_cast<int>(rows_.size()) ? rows_[static_cast<std::size_t>(row)]->row.id : ActorId{};
 }
 
 int ActorsTableModel::rowCount(const QModelIndex& parent) const {
@@ -213,8 +241,8 @@ int ActorsTableModel::columnCount(const QModelIndex& parent) const { return pare
 QVariant ActorsTableModel::sortValue(const Row& r, int column) const {
   switch (column) {
     case IdColumn: return QVariant::fromValue<qulonglong>(r.id.pid);
-    case NameColumn: return QString::fromStdString(r.name.empty() ? r.shortType : r.name);
-    case TypeColumn: return QString::fromStdString(r.shortType);
+    case NameColumn: return QString::fromStdString(r.identity->shown);
+    case TypeColumn: return QString::fromStdString(r.identity->shortType);
     case StatusColumn: return static_cast<int>(r.health);
     case ThreadColumn: return r.thread;
     case MailboxColumn: return QVariant::fromValue<qulonglong>(r.mailbox);
@@ -232,14 +260,14 @@ QVariant ActorsTableModel::sortValue(const Row& r, int column) const {
 
 QVariant ActorsTableModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || index.row() >= static_cast<int>(rows_.size())) return {};
-  const Row& r = rows_[static_cast<std::size_t>(index.row())];
+  const Row& r = rows_[static_cast<std::size_t>(index.row())]->row;
   const bool dead = r.health == Health::stopped || r.health == Health::failed || r.health == Health::killed;
   switch (role) {
     case Qt::DisplayRole:
       switch (index.column()) {
         case IdColumn: return formatActorId(r.id);
-        case NameColumn: return QString::fromStdString(r.name.empty() ? r.shortType : r.name);
-        case TypeColumn: return QString::fromStdString(r.shortType);
+        case NameColumn: return QString::fromStdString(r.identity->shown);
+        case TypeColumn: return QString::fromStdString(r.identity->shortType);
         case StatusColumn: return healthText(r.health);
         case ThreadColumn: return r.thread;
         case MailboxColumn: return dead ? QString() : QString::number(r.mailbox);
@@ -247,8 +275,8 @@ QVariant ActorsTableModel::data(const QModelIndex& index, int role) const {
         case RateColumn: return formatRate(r.rate);
         case HandledColumn: return formatCount(static_cast<double>(r.handled));
         case SentColumn: return formatCount(static_cast<double>(r.sent));
-        case QueueP99Column: return r.timed ? formatNanos(r.queueP99) : QString();
-        case HandlingP99Column: return r.timed ? formatNanos(r.handlingP99) : QString();
+        case QueueP99Column: return r.timedCount > 0 ? formatNanos(r.queueP99) : QString();
+        case HandlingP99Column: return r.timedCount > 0 ? formatNanos(r.handlingP99) : QString();
         case FailuresColumn: return r.failures == 0 ? QString() : QString::number(r.failures);
         case ChildrenColumn: return r.children == 0 ? QString() : QString::number(r.children);
       }
@@ -270,15 +298,15 @@ QVariant ActorsTableModel::data(const QModelIndex& index, int role) const {
       if (isNumeric(index.column())) return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
       break;
     case Qt::ToolTipRole:
-      if (index.column() == TypeColumn || index.column() == NameColumn) return QString::fromStdString(r.type);
-      if ((index.column() == QueueP99Column || index.column() == HandlingP99Column) && !r.timed)
+      if (index.column() == TypeColumn || index.column() == NameColumn) return QString::fromStdString(r.identity->type);
+      if ((index.column() == QueueP99Column || index.column() == HandlingP99Column) && r.timedCount == 0)
         return QStringLiteral("No timed messages observed for this actor yet");
       break;
     case ActorIdRole: return QVariant::fromValue(r.id);
     case HealthRole: return static_cast<int>(r.health);
     case SearchRole:
-      return QStringLiteral("%1 %2 %3").arg(QString::fromStdString(r.name), QString::fromStdString(r.type),
-                                            formatActorId(r.id));
+      return QStringLiteral("%1 %2 %3").arg(QString::fromStdString(r.identity->name),
+                                            QString::fromStdString(r.identity->type), formatActorId(r.id));
   }
   return {};
 }

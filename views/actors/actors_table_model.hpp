@@ -62,11 +62,17 @@ class ActorsTableModel : public QAbstractTableModel {
   void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
 
  private:
-  struct Row {
-    ActorId id{};
-    std::string name;
+  /// Strings that identify an actor: made once per actor, not on every update.
+  struct Identity {
+    std::string name;  ///< registered name ("" if none)
     std::string type;
     std::string shortType;
+    std::string shown;  ///< what the Actor column says: the name, or the short type
+    std::size_t nameLength = 0;
+  };
+  struct Row {
+    ActorId id{};
+    const Identity* identity = nullptr;
     Health health = Health::starting;
     std::uint32_t thread = 0;
     std::uint64_t mailbox = 0;
@@ -76,22 +82,33 @@ class ActorsTableModel : public QAbstractTableModel {
     std::uint64_t sent = 0;
     std::uint64_t queueP99 = 0;     ///< ns; 0 without timing samples
     std::uint64_t handlingP99 = 0;  ///< ns
-    bool timed = false;
+    std::uint64_t timedCount = 0;   ///< timed samples behind the percentiles
     std::uint64_t failures = 0;
     std::size_t children = 0;
     bool operator==(const Row&) const = default;
   };
 
-  static Row rowFor(const observe::SystemState& state, const observe::ActorRecord& a);
+  Row rowFor(const observe::SystemState& state, const observe::ActorRecord& a, const Row* previous);
+  const Identity& identityOf(const observe::ActorRecord& a);
   bool accepts(const Row& row) const;
   /// Re-sorts rows_ and emits one layout change if the order moved.
   void applySort();
   bool lessThan(const Row& a, const Row& b) const;
   QVariant sortValue(const Row& r, int column) const;
 
-  std::vector<Row> rows_;                     ///< the visible rows, in display order
-  std::unordered_map<ActorId, Row> all_;      ///< every actor of the last update
+  /// Every actor of the last update. Entries are updated in place (node-based map: pointers to
+  /// them stay valid), so 10,000 rows are not copied on every update.
+  struct Entry {
+    Row row;
+    std::uint64_t generation = 0;
+    bool changed = false;
+  };
+  std::unordered_map<ActorId, Entry> all_;
+  std::vector<Entry*> rows_;                  ///< the visible rows, in display order
   std::unordered_map<ActorId, int> rowIndex_; ///< id → row in rows_
+  std::uint64_t generation_ = 0;
+  void reindex();
+  std::unordered_map<ActorId, Identity> identities_;
   QString filter_;
   bool showStopped_ = false;
   int sortColumn_ = -1;

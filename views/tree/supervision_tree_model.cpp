@@ -10,6 +10,7 @@
 #include <QPalette>
 
 #include <algorithm>
+#include <cctype>
 #include <unordered_set>
 
 namespace actorscope::views {
@@ -21,27 +22,57 @@ void SupervisionTreeModel::clear() {
   beginResetModel();
   roots_.clear();
   byId_.clear();
+  signature_ = {};
+  lingerUntil_ = TimePoint::max();
   endResetModel();
 }
 
-SupervisionTreeModel::Row SupervisionTreeModel::rowFor(const observe::SystemState& state,
-                                                       const observe::ActorRecord& a) const {
-  Row r;
-  r.label = nameUnder(a, a.parent.is_valid() ? state.actor(a.parent) : nullptr);
-  r.fullName = displayName(a);
-  r.type = a.type_name;
-  r.exitReason = a.exit_reason;
-  r.health = healthOf(a);
-  r.mailbox = a.alive() ? a.mailbox_depth : 0;
-  r.rate = messagesPerSecond(state, a);
-  r.failures = failureCount(a);
-  r.recentFailures = recentChildFailures(a, state.time(), std::chrono::seconds(10));
-  return r;
+SupervisionTreeModel::Signature SupervisionTreeModel::signatureOf(const observe::SystemState& state, bool showStopped,
+                                                                 const std::string& filter) {
+  using K = observe::EventKind;
+  Signature sig;
+  sig.state = &state;
+  sig.actors = state.actors().size();
+  for (K k : {K::spawned, K::stopped, K::failed, K::killed, K::linked, K::unlinked}) sig.structural += state.events_of(k);
+  sig.showStopped = showStopped;
+  sig.filter = filter;
+  return sig;
+}
+
+SupervisionTreeModel::Figures SupervisionTreeModel::figuresFor(const observe::SystemState& state,
+                                                               const observe::ActorRecord& a) const {
+  Figures f;
+  f.health = healthOf(a);
+  f.mailbox = a.alive() ? a.mailbox_depth : 0;
+  f.rate = a.alive() ? messagesPerSecond(state, a) : 0.0;
+  f.failures = failureCount(a);
+  f.recentFailures = a.recent_failures.empty() ? 0 : recentChildFailures(a, state.time(), std::chrono::seconds(10));
+  return f;
+}
+
+void SupervisionTreeModel::fillIdentity(Node& n, const observe::SystemState& state, const observe::ActorRecord& a) const {
+  n.identity.label = nameUnder(a, a.parent.is_valid() ? state.actor(a.parent) : nullptr);
+  n.identity.fullName = displayName(a);
+  n.identity.type = a.type_name;
+  n.identity.exitReason = a.exit_reason;
+  n.identity.nameLength = a.name.size();
+}
+
+bool SupervisionTreeModel::matches(const observe::ActorRecord& a) const {
+  if (filter_.empty()) return true;
+  auto contains = [this](const std::string& text) {
+    return std::search(text.begin(), text.end(), filter_.begin(), filter_.end(), [](char x, char y) {
+             return std::tolower(static_cast<unsigned char>(x)) == y;
+           }) != text.end();
+  };
+  return contains(a.name) || contains(a.type_name) || a.id.to_string().rfind(filter_, 0) == 0;
 }
 
 bool SupervisionTreeModel::markVisible(const observe::SystemState& state, const observe::ActorRecord& a,
                                        Visible& visible) const {
-  bool show = showStopped_ || a.alive() || state.time() - a.stopped <= kLinger;
+  // Shown: a live actor (or a lingering stopped one) that matches the search, and the ancestors
+  // of every shown actor, so that a match keeps its place in the tree.
+  bool show = (showStopped_ || a.alive() || state.time() - a.stopped <= kLinger) && matches(a);
   for (ActorId child : a.children) {
     const observe::ActorRecord* c = state.actor(child);
     if (c == nullptr || c->parent != a.id) continue;
@@ -49,6 +80,10 @@ bool SupervisionTreeModel::markVisible(const observe::SystemState& state, const 
   }
   visible[a.id] = show;
   return show;
+}
+
+void SupervisionTreeModel::setFilterText(const QString& text) {
+  filter_ = text.trimmed().toLower().toStdString();
 }
 
 std::vector<ActorId> SupervisionTreeModel::visibleChildren(const observe::SystemState& state,
@@ -82,7 +117,9 @@ SupervisionTreeModel::Node* SupervisionTreeModel::create(const observe::SystemSt
   n->id = id;
   n->parent = parent;
   const observe::ActorRecord* a = state.actor(id);
-  n->data = rowFor(state, *a);
+  n->record = a;
+  fillIdentity(*n, state, *a);
+  n->figures = figuresFor(state, *a);
   byId_[id] = std::move(owned);
   for (ActorId child : visibleChildren(state, a, visible)) {
     Node* c = create(state, child, n, visible);
@@ -102,6 +139,11 @@ QModelIndex SupervisionTreeModel::indexFor(const Node* node, int column) const {
 }
 
 void SupervisionTreeModel::update(const observe::SystemState& state) {
+  const Signature sig = signatureOf(state, showStopped_, filter_);
+  if (sig == signature_ && state.time() < lingerUntil_) {
+    refreshAll(state, nullptr);
+    return;
+  }
   Visible visible;
   visible.reserve(state.actors().size());
   for (ActorId root : state.roots()) markVisible(state, *state.actor(root), visible);
@@ -139,6 +181,65 @@ void SupervisionTreeModel::update(const observe::SystemState& state) {
 
   // 2. Insert what is new and refresh what changed, level by level.
   sync(state, nullptr, visibleChildren(state, nullptr, visible), visible);
+
+  signature_ = sig;
+  lingerUntil_ = TimePoint::max();
+  if (!showStopped_)
+    for (const auto& [id, node] : byId_)
+      if (node->record && !node->record->alive()) lingerUntil_ = std::min(lingerUntil_, node->record->stopped + kLinger);
+}
+
+void SupervisionTreeModel::refreshAll(const observe::SystemState& state, Node* parent) {
+  static const std::vector<Node*> none;
+  refreshChildren(state, parent, none);
+  for (Node* n : childrenOf(parent))
+    if (!n->children.empty()) refreshAll(state, n);
+}
+
+void SupervisionTreeModel::refreshChildren(const observe::SystemState& state, Node* parent,
+                                           const std::vector<Node*>& fresh) {
+  // Contiguous dataChanged ranges. A range starts at the status column unless a name or status
+  // changed: QTreeView re-examines every row of a range that covers column 0, which costs dearly
+  // on large expanded trees.
+  const auto& kids = childrenOf(parent);
+  const QModelIndex parentIndex = indexFor(parent, 0);
+  int runStart = -1;
+  int runColumn = StatusColumn;
+  auto flush = [&](int endRow) {
+    if (runStart < 0) return;
+    // The roles that move; never the search role, so a filter proxy does not re-filter (and
+    // re-signal every ancestor) on every update.
+    static const QList<int> roles{Qt::DisplayRole, Qt::ForegroundRole, Qt::DecorationRole, Qt::ToolTipRole, SortRole,
+                                  HealthRole};
+    emit dataChanged(index(runStart, runColumn, parentIndex), index(endRow, ColumnCount - 1, parentIndex), roles);
+    runStart = -1;
+    runColumn = StatusColumn;
+  };
+  std::unordered_set<const Node*> freshSet;
+  if (fresh.size() > 8) freshSet.insert(fresh.begin(), fresh.end());
+  auto isFresh = [&](const Node* n) {
+    if (fresh.empty()) return false;
+    return fresh.size() > 8 ? freshSet.count(n) != 0 : std::find(fresh.begin(), fresh.end(), n) != fresh.end();
+  };
+  for (Node* n : kids) {
+    if (isFresh(n)) {
+      flush(n->row - 1);
+      continue;
+    }
+    const observe::ActorRecord* a = n->record;
+    const Figures f = figuresFor(state, *a);
+    const bool renamed = a->name.size() != n->identity.nameLength;
+    if (!renamed && f == n->figures) {
+      flush(n->row - 1);
+      continue;
+    }
+    const bool firstColumn = renamed || f.health != n->figures.health;
+    if (firstColumn) fillIdentity(*n, state, *a);
+    n->figures = f;
+    if (runStart < 0) runStart = n->row;
+    if (firstColumn) runColumn = NameColumn;
+  }
+  flush(static_cast<int>(kids.size()) - 1);
 }
 
 void SupervisionTreeModel::sync(const observe::SystemState& state, Node* parent, const std::vector<ActorId>& target,
@@ -186,29 +287,10 @@ void SupervisionTreeModel::sync(const observe::SystemState& state, Node* parent,
     }
   }
 
-  // Refresh the rows that were already here, in contiguous dataChanged ranges, then go down.
   std::unordered_set<const Node*> isFresh(fresh.begin(), fresh.end());
-  int runStart = -1;
-  auto flush = [&](int endRow) {
-    if (runStart < 0) return;
-    emit dataChanged(index(runStart, 0, parentIndex), index(endRow, ColumnCount - 1, parentIndex));
-    runStart = -1;
-  };
-  for (Node* n : kids) {
-    if (isFresh.count(n) != 0) {
-      flush(n->row - 1);
-      continue;
-    }
-    const observe::ActorRecord* a = state.actor(n->id);
-    Row r = rowFor(state, *a);
-    if (!(r == n->data)) {
-      n->data = std::move(r);
-      if (runStart < 0) runStart = n->row;
-    } else {
-      flush(n->row - 1);
-    }
-  }
-  flush(static_cast<int>(kids.size()) - 1);
+  for (Node* n : kids)
+    if (isFresh.count(n) == 0) n->record = state.actor(n->id);
+  refreshChildren(state, parent, fresh);
   for (Node* n : kids) {
     if (isFresh.count(n) != 0) continue;
     sync(state, n, visibleChildren(state, state.actor(n->id), visible), visible);
@@ -251,12 +333,13 @@ int SupervisionTreeModel::columnCount(const QModelIndex&) const { return ColumnC
 QVariant SupervisionTreeModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid()) return {};
   const Node* n = static_cast<const Node*>(index.internalPointer());
-  const Row& r = n->data;
+  const Identity& id = n->identity;
+  const Figures& r = n->figures;
   const bool dead = r.health == Health::stopped || r.health == Health::failed || r.health == Health::killed;
   switch (role) {
     case Qt::DisplayRole:
       switch (index.column()) {
-        case NameColumn: return QString::fromStdString(r.label);
+        case NameColumn: return QString::fromStdString(id.label);
         case IdColumn: return formatActorId(n->id);
         case StatusColumn: return healthText(r.health);
         case MailboxColumn: return dead ? QString() : QString::number(r.mailbox);
@@ -266,7 +349,7 @@ QVariant SupervisionTreeModel::data(const QModelIndex& index, int role) const {
       break;
     case SortRole:
       switch (index.column()) {
-        case NameColumn: return QString::fromStdString(r.label);
+        case NameColumn: return QString::fromStdString(id.label);
         case IdColumn: return QVariant::fromValue<qulonglong>(n->id.pid);
         case StatusColumn: return static_cast<int>(r.health);
         case MailboxColumn: return QVariant::fromValue<qulonglong>(r.mailbox);
@@ -291,16 +374,16 @@ QVariant SupervisionTreeModel::data(const QModelIndex& index, int role) const {
       break;
     case Qt::ToolTipRole: {
       QString tip = QStringLiteral("<b>%1</b> &nbsp;%2<br>%3<br>%4")
-                        .arg(QString::fromStdString(r.fullName).toHtmlEscaped(), formatActorId(n->id),
-                             QString::fromStdString(r.type).toHtmlEscaped(), healthText(r.health));
-      if (!r.exitReason.empty()) tip += QStringLiteral(": ") + QString::fromStdString(r.exitReason).toHtmlEscaped();
+                        .arg(QString::fromStdString(id.fullName).toHtmlEscaped(), formatActorId(n->id),
+                             QString::fromStdString(id.type).toHtmlEscaped(), healthText(r.health));
+      if (!id.exitReason.empty()) tip += QStringLiteral(": ") + QString::fromStdString(id.exitReason).toHtmlEscaped();
       if (r.recentFailures > 0) tip += QStringLiteral("<br>%1 child failures in the last 10 s").arg(r.recentFailures);
       return tip;
     }
     case ActorIdRole: return QVariant::fromValue(n->id);
     case HealthRole: return static_cast<int>(r.health);
     case SearchRole:
-      return QStringLiteral("%1 %2 %3").arg(QString::fromStdString(r.fullName), QString::fromStdString(r.type),
+      return QStringLiteral("%1 %2 %3").arg(QString::fromStdString(id.fullName), QString::fromStdString(id.type),
                                             formatActorId(n->id));
   }
   return {};

@@ -9,6 +9,7 @@
 #include <actorscope/observe/system_state.hpp>
 
 #include <QAbstractItemModel>
+#include <QString>
 
 #include <chrono>
 #include <memory>
@@ -35,6 +36,10 @@ class SupervisionTreeModel : public QAbstractItemModel {
   /// (so a failure is seen) and then leaves. Takes effect at the next update().
   void setShowStopped(bool show) { showStopped_ = show; }
   bool showStopped() const noexcept { return showStopped_; }
+  /// Shows only actors whose name, type or id contains `text` (case-insensitive), with their
+  /// ancestors. The model filters itself: a proxy in front of a large tree costs more than the
+  /// tree. Takes effect at the next update().
+  void setFilterText(const QString& text);
   static constexpr Duration kLinger = std::chrono::seconds(3);
 
   QModelIndex indexOf(ActorId id, int column = 0) const;
@@ -50,28 +55,49 @@ class SupervisionTreeModel : public QAbstractItemModel {
   QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
  private:
-  struct Row {
+  /// What identifies a row: set when the row is made, refreshed only when the name or the status
+  /// changes (strings are not rebuilt for 10,000 rows on every update).
+  struct Identity {
     std::string label;     ///< the name under its parent ("clerk-1")
     std::string fullName;  ///< "desk-a/clerk-1"
     std::string type;
     std::string exitReason;
+    std::size_t nameLength = 0;
+  };
+  /// The figures that move all the time.
+  struct Figures {
     Health health = Health::starting;
     std::uint64_t mailbox = 0;
     double rate = 0;
     std::uint64_t failures = 0;
     std::size_t recentFailures = 0;
-    bool operator==(const Row&) const = default;
+    bool operator==(const Figures&) const = default;
   };
   struct Node {
     ActorId id{};
     Node* parent = nullptr;
     int row = 0;
     std::vector<Node*> children;
-    Row data;
+    Identity identity;
+    Figures figures;
+    /// The actor's record in the state of the last update: valid while the structure signature
+    /// holds (records live in a std::map; only structural events insert or erase them).
+    const observe::ActorRecord* record = nullptr;
+  };
+  /// What changes when the tree's shape can change: while it holds, an update only refreshes
+  /// figures through the cached record pointers, with no lookups and no visibility pass.
+  struct Signature {
+    const observe::SystemState* state = nullptr;
+    std::size_t actors = 0;
+    std::uint64_t structural = 0;
+    bool showStopped = false;
+    std::string filter;
+    bool operator==(const Signature&) const = default;
   };
   using Visible = std::unordered_map<ActorId, bool>;
 
-  Row rowFor(const observe::SystemState& state, const observe::ActorRecord& actor) const;
+  Figures figuresFor(const observe::SystemState& state, const observe::ActorRecord& actor) const;
+  void fillIdentity(Node& node, const observe::SystemState& state, const observe::ActorRecord& actor) const;
   bool markVisible(const observe::SystemState& state, const observe::ActorRecord& actor, Visible& visible) const;
   std::vector<ActorId> visibleChildren(const observe::SystemState& state, const observe::ActorRecord* parent,
                                        const Visible& visible) const;
@@ -83,10 +109,18 @@ class SupervisionTreeModel : public QAbstractItemModel {
   std::vector<Node*>& childrenOf(Node* parent) { return parent ? parent->children : roots_; }
   const std::vector<Node*>& childrenOf(const Node* parent) const { return parent ? parent->children : roots_; }
   static void renumber(std::vector<Node*>& nodes, std::size_t from);
+  static Signature signatureOf(const observe::SystemState& state, bool showStopped, const std::string& filter);
+  bool matches(const observe::ActorRecord& actor) const;
+  /// Refreshes the figures of `parent`'s children (not fresh ones), in dataChanged runs.
+  void refreshChildren(const observe::SystemState& state, Node* parent, const std::vector<Node*>& fresh);
+  void refreshAll(const observe::SystemState& state, Node* parent);
 
   std::vector<Node*> roots_;
   std::unordered_map<ActorId, std::unique_ptr<Node>> byId_;
   bool showStopped_ = false;
+  std::string filter_;  ///< lower case
+  Signature signature_;
+  TimePoint lingerUntil_ = TimePoint::max();  ///< when a lingering stopped actor must leave
 };
 
 }  // namespace actorscope::views

@@ -10,7 +10,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
-#include <QSortFilterProxyModel>
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -20,13 +19,6 @@ namespace actorscope::views {
 SupervisionTreeView::SupervisionTreeView(ActorSelection* selection, ActorControl* control, QWidget* parent)
     : QWidget(parent), selection_(selection), control_(control) {
   model_ = new SupervisionTreeModel(this);
-  proxy_ = new QSortFilterProxyModel(this);
-  proxy_->setSourceModel(model_);
-  proxy_->setRecursiveFilteringEnabled(true);
-  proxy_->setFilterRole(SearchRole);
-  proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
-  // Names, types and ids never change, so rows need no re-filtering when their figures do.
-  proxy_->setDynamicSortFilter(false);
 
   search_ = new SearchField(QStringLiteral("Search name, id or type"), this);
   showStopped_ = new QToolButton(this);
@@ -37,7 +29,7 @@ SupervisionTreeView::SupervisionTreeView(ActorSelection* selection, ActorControl
   showStopped_->setAutoRaise(true);
 
   tree_ = new QTreeView(this);
-  tree_->setModel(proxy_);
+  tree_->setModel(model_);
   tree_->setUniformRowHeights(true);
   tree_->setAlternatingRowColors(true);
   tree_->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -85,7 +77,8 @@ SupervisionTreeView::SupervisionTreeView(ActorSelection* selection, ActorControl
   layout->addWidget(summary_);
 
   connect(search_, &SearchField::searchChanged, this, [this](const QString& text) {
-    proxy_->setFilterFixedString(text);
+    model_->setFilterText(text);
+    if (state_) setState(*state_);
     if (!text.isEmpty()) tree_->expandAll();
     followSelection(selection_->current());
   });
@@ -93,7 +86,7 @@ SupervisionTreeView::SupervisionTreeView(ActorSelection* selection, ActorControl
     model_->setShowStopped(on);
     if (state_) setState(*state_);
   });
-  connect(proxy_, &QAbstractItemModel::rowsInserted, this, &SupervisionTreeView::expandNew);
+  connect(model_, &QAbstractItemModel::rowsInserted, this, &SupervisionTreeView::expandNew);
   connect(tree_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
     if (syncing_) return;
     const ActorId id = current.data(ActorIdRole).value<ActorId>();
@@ -107,22 +100,18 @@ SupervisionTreeView::SupervisionTreeView(ActorSelection* selection, ActorControl
   connect(selection_, &ActorSelection::changed, this, &SupervisionTreeView::followSelection);
 }
 
-void SupervisionTreeView::expandNew(const QModelIndex& parent, int first, int last) {
-  // Open the top levels (the root and the supervisors under it) the first time they get children;
-  // deeper levels, and anything the user collapsed since, stay as they are.
+void SupervisionTreeView::expandNew(const QModelIndex& parent, int, int) {
+  // Open a root the first time it gets children, and a supervisor under it too while the whole
+  // tree is small: a view of thousands of open rows helps nobody and makes every update
+  // re-examine them. Deeper levels, and anything the user collapsed since, stay as they are.
+  if (!parent.isValid()) return;
   int depth = 0;
   for (QModelIndex p = parent; p.isValid(); p = p.parent()) ++depth;
-  if (depth > 2) return;
-  auto open = [this](const QModelIndex& idx) {
-    const ActorId id = idx.data(ActorIdRole).value<ActorId>();
-    if (!id.is_valid() || autoExpanded_.contains(id.pid) || proxy_->rowCount(idx) == 0 || proxy_->rowCount(idx) > 200)
-      return;
-    autoExpanded_.insert(id.pid);
-    tree_->expand(idx);
-  };
-  if (parent.isValid()) open(parent);
-  if (depth < 2)
-    for (int r = first; r <= last; ++r) open(proxy_->index(r, 0, parent));
+  if (depth > 2 || (depth == 2 && model_->nodeCount() > 200)) return;
+  const ActorId id = parent.data(ActorIdRole).value<ActorId>();
+  if (!id.is_valid() || autoExpanded_.contains(id.pid) || model_->rowCount(parent) > 400) return;
+  autoExpanded_.insert(id.pid);
+  tree_->expand(parent);
 }
 
 void SupervisionTreeView::setState(const observe::SystemState& state) {
@@ -155,8 +144,7 @@ void SupervisionTreeView::focusSearch() {
 }
 
 void SupervisionTreeView::followSelection(ActorId id) {
-  const QModelIndex source = model_->indexOf(id);
-  const QModelIndex idx = proxy_->mapFromSource(source);
+  const QModelIndex idx = model_->indexOf(id);
   if (!idx.isValid() || idx == tree_->currentIndex()) return;
   syncing_ = true;
   for (QModelIndex p = idx.parent(); p.isValid(); p = p.parent()) tree_->expand(p);

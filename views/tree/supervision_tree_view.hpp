@@ -9,7 +9,6 @@
 #include <QSet>
 #include <QWidget>
 
-class QSortFilterProxyModel;
 class QToolButton;
 class QTreeView;
 class QMenu;
@@ -42,7 +41,6 @@ class SupervisionTreeView : public QWidget, public StateView {
   ActorSelection* selection_;
   ActorControl* control_;
   SupervisionTreeModel* model_;
-  QSortFilterProxyModel* proxy_;
   QTreeView* tree_;
   SearchField* search_;
   QToolButton* showStopped_;

@@ -4,6 +4,8 @@
 #include "common/actor_metrics.hpp"
 
 #include <algorithm>
+#include <array>
+#include <span>
 #include <cstdio>
 #include <map>
 
@@ -25,14 +27,18 @@ std::string seconds(Duration d) {
 /// The recent mailbox history of an actor, if it keeps growing.
 bool growing(const observe::SystemState& state, const observe::ActorRecord& a, const WarningThresholds& t,
              std::string& summary) {
-  if (!a.alive() || a.history.size() < 4) return false;
+  if (!a.alive() || a.history.size() < 4 || a.mailbox_depth < t.growingMailboxMinDepth / 2) return false;
   const std::int64_t bucketNs = std::max<std::int64_t>(1, observe::to_ns(state.limits().history_bucket));
   const std::int64_t now = observe::to_ns(state.time()) / bucketNs;
   const std::int64_t span = std::max<std::int64_t>(3, observe::to_ns(t.growingMailboxWindow) / bucketNs);
-  std::vector<std::uint64_t> depths;
-  for (auto it = a.history.rbegin(); it != a.history.rend() && it->bucket > now - span; ++it)
-    depths.push_back(it->mailbox_max);
-  std::reverse(depths.begin(), depths.end());
+  // The depths of the window, oldest first, without allocating (this runs for every actor).
+  constexpr std::size_t kMaxPoints = 64;
+  std::array<std::uint64_t, kMaxPoints> buf{};
+  std::size_t count = 0;
+  for (auto it = a.history.rbegin(); it != a.history.rend() && it->bucket > now - span && count < kMaxPoints; ++it)
+    buf[count++] = it->mailbox_max;
+  std::reverse(buf.begin(), buf.begin() + static_cast<std::ptrdiff_t>(count));
+  const std::span<const std::uint64_t> depths(buf.data(), count);
   // Most of the window must be covered (a mailbox with depth is sampled every poll).
   if (static_cast<std::int64_t>(depths.size()) * 3 < span * 2) return false;
   const std::uint64_t first = depths.front();
