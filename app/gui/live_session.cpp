@@ -5,9 +5,12 @@
 
 #include <QCoreApplication>
 
+#include <cstdio>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <ctime>
 #include <thread>
 
 namespace actorscope::gui {
@@ -20,6 +23,12 @@ double perSecond(const std::deque<std::pair<TimePoint, std::uint64_t>>& window, 
   for (const auto& [t, c] : window)
     if (now - t <= kRateWindow) n += c;
   return static_cast<double>(n) / std::chrono::duration<double>(kRateWindow).count();
+}
+
+std::uint64_t threadCpuNs() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000ull + static_cast<std::uint64_t>(ts.tv_nsec);
 }
 
 void trim(std::deque<std::pair<TimePoint, std::uint64_t>>& window, TimePoint now) {
@@ -68,10 +77,11 @@ void LiveSession::start(const Workload& workload, const SessionConfig& config) {
 
   system_ = std::make_unique<System>(std::move(runtime));
   sampleEvery_ = std::max(1u, config.sampleEvery);
+  timing_ = config.timing;
   seq_ = 0;
   droppedBefore_ = 0;
-  offeredAtAdapt_ = 0;
-  collector_ = makeCollector(sampleEvery_);
+  ignoredDrops_ = 0;
+  collector_ = makeCollector(sampleEvery_, timing_);
   poller_ = std::make_unique<observe::StatsPoller>(*system_);
   system_->attach(*collector_);
   try {
@@ -81,7 +91,7 @@ void LiveSession::start(const Workload& workload, const SessionConfig& config) {
     stop();
     throw SessionError("the \"" + workload.name + "\" scenario could not start: " + why);
   }
-  sinceStats_.start();
+  startStatsThread();
   sinceAdapt_.start();
   timer_.start(config.drainIntervalMs);
   pump();
@@ -93,13 +103,16 @@ void LiveSession::stop() {
   if (!system_) return;
   timer_.stop();
   busy_ = true;  // the qt runtime processes this thread's events while shutting down: no re-entry
+  stopStatsThread();
   system_->shutdown(std::chrono::seconds(5));
   // Everything the actors did is in the buffers now: take it all, and the final counters.
   batch_.clear();
   collector_->drain(batch_, true);
   fold(batch_, false);
   pollStats();
-  state_.add_dropped(droppedBefore_ + collector_->dropped() - state_.dropped());
+  applyStats();
+  if (const std::uint64_t dropped = droppedBefore_ + collector_->dropped() - ignoredDrops_; dropped > state_.dropped())
+    state_.add_dropped(dropped - state_.dropped());
   system_->detach(*collector_);
   poller_.reset();
   system_.reset();
@@ -109,52 +122,109 @@ void LiveSession::stop() {
   emit stopped();
 }
 
-void LiveSession::pollStats() {
-  const TimePoint now = system_->runtime().now();
-  std::uint64_t handled = 0;
-  for (const observe::StatsSample& s : bucketer_.update(poller_->poll(), now)) {
-    handled += s.handled;
-    state_.apply(s);
+void LiveSession::startStatsThread() {
+  statsStop_ = false;
+  statsReady_.clear();
+  statsWaiting_.clear();
+  statsThread_ = std::thread([this] {
+    std::unique_lock lk(statsM_);
+    while (!statsCv_.wait_for(lk, std::chrono::milliseconds(config_.statsIntervalMs), [this] { return statsStop_; })) {
+      lk.unlock();
+      pollStats();
+      lk.lock();
+    }
+  });
+}
+
+void LiveSession::stopStatsThread() {
+  if (!statsThread_.joinable()) return;
+  {
+    std::lock_guard lk(statsM_);
+    statsStop_ = true;
   }
-  // A sample for no actor moves the state's clock to `now` even when nothing else moved, so that
-  // rates decay and stopped actors age while the system is quiet.
-  observe::StatsSample heartbeat;
-  heartbeat.end = now;
-  state_.apply(heartbeat);
-  handledTotal_ += handled;
-  handledWindow_.emplace_back(now, handled);
-  trim(handledWindow_, now);
+  statsCv_.notify_all();
+  statsThread_.join();
+}
+
+void LiveSession::pollStats() {
+  Poll poll;
+  poll.time = system_->runtime().now();
+  poll.samples = bucketer_.update(poller_->poll(), poll.time);
+  std::lock_guard lk(statsM_);
+  statsReady_.push_back(std::move(poll));
+}
+
+void LiveSession::applyStats() {
+  std::vector<Poll> polls;
+  {
+    std::lock_guard lk(statsM_);
+    polls.swap(statsReady_);
+  }
+  if (polls.empty() && statsWaiting_.empty()) return;
+  // Samples held back last time first: their actors' spawns have been folded since.
+  std::vector<observe::StatsSample> waiting;
+  waiting.swap(statsWaiting_);
+  auto take = [&](const observe::StatsSample& s, TimePoint) -> std::uint64_t {
+    if (state_.actor(s.actor) == nullptr && statsWaitingRounds_ < 3) {
+      statsWaiting_.push_back(s);
+      return std::uint64_t{0};
+    }
+    state_.apply(s);
+    return s.handled;
+  };
+  std::uint64_t late = 0;
+  for (const auto& s : waiting) late += take(s, s.end);
+  handledTotal_ += late;
+  if (late > 0) handledWindow_.emplace_back(waiting.back().end, late);
+  for (const Poll& p : polls) {
+    std::uint64_t handled = 0;
+    for (const auto& s : p.samples) handled += take(s, p.time);
+    handledTotal_ += handled;
+    handledWindow_.emplace_back(p.time, handled);
+    // A sample for no actor moves the state's clock to the poll's time even when nothing else
+    // moved, so that rates decay and stopped actors age while the system is quiet.
+    observe::StatsSample heartbeat;
+    heartbeat.end = p.time;
+    state_.apply(heartbeat);
+  }
+  statsWaitingRounds_ = statsWaiting_.empty() ? 0 : statsWaitingRounds_ + 1;
+  if (!polls.empty()) trim(handledWindow_, polls.back().time);
 }
 
 bool LiveSession::pump() {
   if (!system_ || busy_) return false;
   busy_ = true;
   const auto t0 = Clock::now();
+  const std::uint64_t cpu0 = threadCpuNs();
   batch_.clear();
   collector_->drain(batch_);
   const TimePoint now = Clock::now();
   for (const auto& e : batch_)  // runtime clocks are steady_clock on the real runtimes: the event's age
     if (e.time <= now && e.time != TimePoint{}) lagNs_.record(static_cast<std::uint64_t>(observe::to_ns(now - e.time)));
-  fold(batch_, false);
-  if (const std::uint64_t dropped = droppedBefore_ + collector_->dropped(); dropped > state_.dropped())
+  // Always without repeats: after a collector swap, the tail of its view of the present can still
+  // arrive here.
+  fold(batch_, true);
+  if (const std::uint64_t dropped = droppedBefore_ + collector_->dropped() - ignoredDrops_; dropped > state_.dropped())
     state_.add_dropped(dropped - state_.dropped());
   eventWindow_.emplace_back(now, batch_.size());
   trim(eventWindow_, now);
   bool changed = !batch_.empty();
-  if (sinceStats_.elapsed() >= config_.statsIntervalMs) {
-    sinceStats_.restart();
-    pollStats();
-    changed = true;
+  {
+    std::lock_guard lk(statsM_);
+    changed = changed || !statsReady_.empty();
   }
-  if (config_.adaptiveSampling && sinceAdapt_.elapsed() >= 250) adaptSampling();
-  foldNs_.record(static_cast<std::uint64_t>(observe::to_ns(Clock::now() - t0)));
+  applyStats();
+  if (config_.adaptiveSampling && sinceAdapt_.elapsed() >= 2000) adaptSampling();
+  lastPumpNs_ = static_cast<std::uint64_t>(observe::to_ns(Clock::now() - t0));
+  lastPumpCpuNs_ = threadCpuNs() - cpu0;
+  foldNs_.record(lastPumpNs_);
   busy_ = false;
   return changed;
 }
 
-std::unique_ptr<observe::EventCollector> LiveSession::makeCollector(std::uint32_t every) const {
+std::unique_ptr<observe::EventCollector> LiveSession::makeCollector(std::uint32_t every, bool timing) const {
   observe::EventCollector::Options options;
-  options.interest = {.messages = true, .timing = config_.timing, .type_names = true, .sample_every = every};
+  options.interest = {.messages = true, .timing = timing, .type_names = true, .sample_every = every};
   options.per_thread_capacity = 16384;
   return std::make_unique<observe::EventCollector>(options);
 }
@@ -193,29 +263,31 @@ bool LiveSession::redundant(const observe::Event& e) const {
 }
 
 void LiveSession::adaptSampling() {
-  // Message events the engine offered since the last look (taken plus dropped): sampling only
-  // changes those; a burst of spawns must not make it sparser.
-  using K = observe::EventKind;
-  const std::uint64_t offered = state_.events_of(K::message_sent) + state_.events_of(K::message_handled) + state_.dropped();
-  const double seconds = static_cast<double>(sinceAdapt_.restart()) / 1000.0;
-  const double rate = static_cast<double>(offered - offeredAtAdapt_) / std::max(seconds, 0.001);
-  offeredAtAdapt_ = offered;
-  std::uint32_t next = sampleEvery_;
-  if (rate > config_.eventBudget) {
-    // Jump straight to a sampling that fits, in powers of two (rates are steady enough for that).
-    while (next < (1u << 20) && rate * sampleEvery_ / next > config_.eventBudget * 0.6) next *= 2;
-  } else if (rate < config_.eventBudget / 8 && next > 1) {
-    next = std::max(1u, next / 4);
-  }
-  if (next != sampleEvery_) resample(next);
+  // The sampling follows the exact message rate (from the counters, not from the sampled events:
+  // sampling is per receiver, so at one in N an actor's first sample only comes after N
+  // messages, and the sampled stream is bursty). A message gives two events (sent, handled):
+  // one in N keeps 2 * rate / N near the budget. Powers of two, changed only when off by 4x,
+  // and not more often than every 2 s (a swap repeats the present to the new collector).
+  sinceAdapt_.restart();
+  const double rate = perSecond(handledWindow_, Clock::now());
+  double wanted = 2.0 * rate / std::max(1.0, config_.eventBudget);
+  std::uint32_t target = 1;
+  while (target < (1u << 20) && target < wanted) target *= 2;
+  target = std::max(target, 1u);
+  const bool far = target >= sampleEvery_ * 4 || target * 4 <= sampleEvery_;
+  const bool timing = config_.timing && (timing_ ? rate <= config_.timingLimit : rate < config_.timingLimit / 2);
+  if (qEnvironmentVariableIsSet("ACTORSCOPE_TRACE_SAMPLING"))
+    std::fprintf(stderr, "sampling: %.0f msgs/s at 1 in %u, wanted 1 in %u; timing %d\n", rate, sampleEvery_, target,
+                 timing);
+  if (far || timing != timing_) resample(far ? target : sampleEvery_, timing);
 }
 
-void LiveSession::resample(std::uint32_t every) {
+void LiveSession::resample(std::uint32_t every, bool timing) {
   // The new collector hears about the present when it is attached (a spawned event for every live
   // actor, from the attaching thread): attach it from a helper thread while this thread drains
   // it, so that the present never overflows a ring. Then the old one is detached and emptied,
   // and the new one's first events are folded, without what the state already knows.
-  std::unique_ptr<observe::EventCollector> next = makeCollector(every);
+  std::unique_ptr<observe::EventCollector> next = makeCollector(every, timing);
   std::vector<observe::Event> held;
   std::atomic<bool> attached{false};
   std::thread helper([&] {
@@ -224,6 +296,10 @@ void LiveSession::resample(std::uint32_t every) {
   });
   while (!attached.load(std::memory_order_acquire)) next->drain(held);
   helper.join();
+  next->drain(held);
+  // What the new collector dropped so far was the present (the helper thread emits nothing else):
+  // repeats of what the state knows, not lost events.
+  ignoredDrops_ += next->dropped();
   system_->detach(*collector_);
   batch_.clear();
   collector_->drain(batch_, true);
@@ -232,6 +308,7 @@ void LiveSession::resample(std::uint32_t every) {
   collector_ = std::move(next);
   fold(held, true);
   sampleEvery_ = every;
+  timing_ = timing;
 }
 
 void LiveSession::resetTimings() {

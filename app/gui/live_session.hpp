@@ -20,7 +20,10 @@
 #include <QString>
 #include <QTimer>
 
+#include <condition_variable>
 #include <deque>
+#include <mutex>
+#include <thread>
 #include <memory>
 #include <stdexcept>
 #include <vector>
@@ -43,9 +46,12 @@ struct SessionConfig {
   /// Adapt the sampling so that the UI takes about `eventBudget` events a second: a quiet system
   /// shows every message, a system handling millions a second shows a steady sample of them.
   bool adaptiveSampling = true;
-  double eventBudget = 30000;
-  /// Queue and handling times (the histograms). Costs two clock reads per message in the engine.
+  double eventBudget = 12000;
+  /// Queue and handling times (the histograms). Costs two clock reads per message in the engine:
+  /// about half the message rate of actors whose handlers do almost nothing. So above
+  /// `timingLimit` messages a second timing pauses (and resumes below half of it).
   bool timing = true;
+  double timingLimit = 500000;
   /// How often the UI takes the collected events: 33 ms is at most ~30 updates a second.
   int drainIntervalMs = 33;
   int statsIntervalMs = 100;
@@ -82,10 +88,15 @@ class LiveSession : public QObject, public views::ActorControl {
 
   /// The message sampling in force now (see SessionConfig::sampleEvery).
   std::uint32_t sampleEvery() const noexcept { return sampleEvery_; }
+  /// Whether queue and handling times are being measured now (see SessionConfig::timingLimit).
+  bool timingActive() const noexcept { return timing_; }
   /// How long each fold took (ns), and how old events were when folded (ns): the event lag.
   const observe::LogHistogram& foldTimes() const noexcept { return foldNs_; }
   const observe::LogHistogram& eventLag() const noexcept { return lagNs_; }
   void resetTimings();
+  /// The last pump's wall time and the UI thread's CPU time for it (ns).
+  std::uint64_t lastPumpNs() const noexcept { return lastPumpNs_; }
+  std::uint64_t lastPumpCpuNs() const noexcept { return lastPumpCpuNs_; }
 
   /// Runs one drain-and-fold now (what the timer does). Returns whether anything changed.
   bool pump();
@@ -107,14 +118,20 @@ class LiveSession : public QObject, public views::ActorControl {
 
  private:
   std::optional<ActorCell> cellOf(ActorId id) const;
+  /// Polls the exact counters now (on the calling thread) and queues their samples.
   void pollStats();
-  std::unique_ptr<observe::EventCollector> makeCollector(std::uint32_t sampleEvery) const;
+  /// Folds the queued stats samples. One whose actor the state does not know yet (its spawn is in
+  /// a later batch) waits for the next pump, so that counters stay exact.
+  void applyStats();
+  void startStatsThread();
+  void stopStatsThread();
+  std::unique_ptr<observe::EventCollector> makeCollector(std::uint32_t sampleEvery, bool timing) const;
   /// Folds a batch; with `dedupe`, events that repeat what the state already says are skipped
   /// (a new collector's view of the present, the overlap of two collectors).
   void fold(std::vector<observe::Event>& batch, bool dedupe);
   bool redundant(const observe::Event& e) const;
-  /// Replaces the collector by one that samples one message in `every`.
-  void resample(std::uint32_t every);
+  /// Replaces the collector by one that samples one message in `every` (with or without timing).
+  void resample(std::uint32_t every, bool timing);
   void adaptSampling();
 
   SessionConfig config_;
@@ -122,11 +139,23 @@ class LiveSession : public QObject, public views::ActorControl {
   std::unique_ptr<System> system_;
   std::unique_ptr<observe::EventCollector> collector_;
   std::unique_ptr<observe::StatsPoller> poller_;
-  observe::StatsBucketer bucketer_;
+  observe::StatsBucketer bucketer_;  ///< used by the stats thread while it runs
+  // The stats thread polls every statsIntervalMs (a poll of 10,000 actors costs a few ms: off the
+  // UI thread) and hands the samples over; pump() folds them.
+  std::thread statsThread_;
+  std::mutex statsM_;
+  std::condition_variable statsCv_;
+  bool statsStop_ = false;
+  struct Poll {
+    TimePoint time{};
+    std::vector<observe::StatsSample> samples;
+  };
+  std::vector<Poll> statsReady_;                  ///< guarded by statsM_
+  std::vector<observe::StatsSample> statsWaiting_;  ///< samples whose actor is not known yet
+  int statsWaitingRounds_ = 0;
   observe::SystemState state_;
   std::vector<observe::Event> batch_;
   QTimer timer_;
-  QElapsedTimer sinceStats_;
   bool busy_ = false;
 
   // Rates over the last second: (time, count) per drain or poll.
@@ -136,11 +165,14 @@ class LiveSession : public QObject, public views::ActorControl {
   observe::LogHistogram foldNs_;
   observe::LogHistogram lagNs_;
 
+  std::uint64_t lastPumpNs_ = 0;
+  std::uint64_t lastPumpCpuNs_ = 0;
   std::uint32_t sampleEvery_ = 1;
+  bool timing_ = true;
   std::uint64_t seq_ = 0;           ///< session-wide event order (collectors number from 1 each)
   std::uint64_t droppedBefore_ = 0; ///< drops counted by collectors replaced since the start
+  std::uint64_t ignoredDrops_ = 0;  ///< drops of a new collector's view of the present (repeats)
   QElapsedTimer sinceAdapt_;
-  std::uint64_t offeredAtAdapt_ = 0;
 };
 
 }  // namespace actorscope::gui

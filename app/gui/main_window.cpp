@@ -34,11 +34,18 @@
 #include <QToolBar>
 
 #include <cstdio>
+#include <ctime>
 
 namespace actorscope::gui {
 namespace {
 
 constexpr int kSettingsVersion = 1;
+
+std::uint64_t threadCpuNs() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000ull + static_cast<std::uint64_t>(ts.tv_nsec);
+}
 
 QLabel* statusField(QWidget* parent, const QString& tip) {
   auto* l = new QLabel(parent);
@@ -222,8 +229,8 @@ void MainWindow::buildViews() {
   });
 
   views_ = {
-      {QStringLiteral("supervision-tree"), QStringLiteral("Supervision tree"), tree_, tree_, 100},
-      {QStringLiteral("supervision-graph"), QStringLiteral("Supervision graph"), graph_, graph_, 200},
+      {QStringLiteral("supervision-tree"), QStringLiteral("Supervision tree"), tree_, tree_, 250},
+      {QStringLiteral("supervision-graph"), QStringLiteral("Supervision graph"), graph_, graph_, 250},
       {QStringLiteral("actors"), QStringLiteral("Actors"), actors_, actors_, 250},
       {QStringLiteral("inspector"), QStringLiteral("Inspector"), inspector_, inspector_, 100},
       {QStringLiteral("process-groups"), QStringLiteral("Process groups"), groups_, groups_, 250},
@@ -233,6 +240,10 @@ void MainWindow::buildViews() {
       {QStringLiteral("warnings"), QStringLiteral("Warnings"), warnings_, warnings_, 500},
   };
   clock_.start();
+  // Spread the views over the ticks, so that the heavy ones (tree, graph, table) never all refresh
+  // in the same frame: each starts at its own phase of its interval.
+  for (std::size_t i = 0; i < views_.size(); ++i)
+    views_[i].lastMs = -static_cast<qint64>(views_[i].intervalMs) + static_cast<qint64>(i % 3) * 80;
 }
 
 void MainWindow::buildMenus() {
@@ -320,7 +331,8 @@ void MainWindow::buildStatusBar() {
   eventsLabel_ = statusField(this, QStringLiteral("Observation events taken from the engine per second"));
   droppedLabel_ = statusField(this, QStringLiteral("Observation events dropped because the engine produced them faster "
                                                    "than the observatory took them (counted, never silent)"));
-  for (QLabel* l : {stateLabel_, runtimeLabel_, actorsLabel_, messagesLabel_, eventsLabel_, droppedLabel_})
+  samplingLabel_ = statusField(this, QString());
+  for (QLabel* l : {stateLabel_, runtimeLabel_, actorsLabel_, messagesLabel_, eventsLabel_, samplingLabel_, droppedLabel_})
     statusBar()->addPermanentWidget(l);
 }
 
@@ -392,6 +404,7 @@ void MainWindow::refreshView(View& v, const observe::SystemState& state) {
 void MainWindow::refreshViews() {
   QElapsedTimer timer;
   timer.start();
+  const std::uint64_t cpu0 = threadCpuNs();
   const observe::SystemState& state = shownState();
   static const bool trace = qEnvironmentVariableIsSet("ACTORSCOPE_TRACE_REFRESH");
   const qint64 now = clock_.elapsed();
@@ -412,8 +425,10 @@ void MainWindow::refreshViews() {
       v.dirty = true;
     }
   }
-  refreshNs_.record(static_cast<std::uint64_t>(timer.nsecsElapsed()));
   updateStatus();
+  lastRefreshNs_ = static_cast<std::uint64_t>(timer.nsecsElapsed());
+  lastRefreshCpuNs_ = threadCpuNs() - cpu0;
+  refreshNs_.record(lastRefreshNs_);
   emit refreshed();
 }
 
@@ -438,23 +453,49 @@ void MainWindow::showView(const QString& id) {
 }
 
 void MainWindow::updateStatus() {
+  // Style sheets restyle (and repaint) on every call, and a label relays out on every text: set
+  // them only when they change, since this runs with every update.
+  auto restyle = [](QLabel* label, const QString& sheet) {
+    if (label->styleSheet() != sheet) label->setStyleSheet(sheet);
+  };
+  auto setText = [](QLabel* label, const QString& text) {
+    if (label->text() != text) label->setText(text);
+  };
   const LiveSession::Metrics m = session_->metrics();
   const bool running = session_->running();
   const observe::SystemState& s = session_->state();
-  stateLabel_->setText(running ? (paused() ? QStringLiteral("● paused") : QStringLiteral("● live"))
+  setText(stateLabel_, running ? (paused() ? QStringLiteral("● paused") : QStringLiteral("● live"))
                                : QStringLiteral("● stopped"));
-  stateLabel_->setStyleSheet(QStringLiteral("color: %1;").arg(
+  restyle(stateLabel_, QStringLiteral("color: %1;").arg(
       (running && !paused() ? views::healthColor(views::Health::running, palette())
                             : running ? views::warningColor(palette()) : palette().color(QPalette::PlaceholderText))
           .name()));
-  runtimeLabel_->setText(s.runtime().empty()
+  setText(runtimeLabel_, s.runtime().empty()
                              ? QStringLiteral("no runtime")
                              : QStringLiteral("%1 · %2 threads").arg(QString::fromStdString(s.runtime())).arg(s.threads()));
-  actorsLabel_->setText(QStringLiteral("%1 actors").arg(m.alive));
-  messagesLabel_->setText(QStringLiteral("%1 msgs").arg(views::formatRate(m.messagesPerSecond)));
-  eventsLabel_->setText(QStringLiteral("%1 events").arg(views::formatRate(m.eventsPerSecond)));
-  droppedLabel_->setText(QStringLiteral("%1 dropped").arg(views::formatCount(static_cast<double>(m.dropped))));
-  droppedLabel_->setStyleSheet(m.dropped > 0 ? QStringLiteral("color: %1;").arg(views::errorColor(palette()).name())
+  setText(actorsLabel_, QStringLiteral("%1 actors").arg(m.alive));
+  setText(messagesLabel_, QStringLiteral("%1 msgs").arg(views::formatRate(m.messagesPerSecond)));
+  setText(eventsLabel_, QStringLiteral("%1 events").arg(views::formatRate(m.eventsPerSecond)));
+  setText(droppedLabel_, QStringLiteral("%1 dropped").arg(views::formatCount(static_cast<double>(m.dropped))));
+  // How the message events are taken: the sampling, and whether timing is on (it pauses when the
+  // message rate is so high that reading the clock around each message would slow the engine).
+  const bool timing = session_->timingActive() || !running;
+  setText(samplingLabel_, !running ? QString()
+                          : QStringLiteral("1:%1 sampled%2").arg(session_->sampleEvery()).arg(timing ? QString() : QStringLiteral(", no timing")));
+  samplingLabel_->setToolTip(
+      QStringLiteral("One message in %1 per receiving actor becomes a message event for the flow chart and the latency "
+                     "histograms; the sampling adapts to the message rate. Counters stay exact.%2")
+          .arg(session_->sampleEvery())
+          .arg(timing ? QString()
+                      : QStringLiteral(" Timing is paused: above %1 messages a second, reading the clock around each "
+                                       "message would slow the engine down; the histograms keep what they measured.")
+                            .arg(views::formatCount(session_->config().timingLimit))));
+  inspector_->setTimingNote(timing ? QString()
+                                   : QStringLiteral("Timing is paused while the system handles more than %1 messages a "
+                                                    "second (the clock reads would slow it down): the histograms show "
+                                                    "what was measured before.")
+                                         .arg(views::formatCount(session_->config().timingLimit)));
+  restyle(droppedLabel_, m.dropped > 0 ? QStringLiteral("color: %1;").arg(views::errorColor(palette()).name())
                                              : QString());
 }
 

@@ -89,6 +89,9 @@ class MainWindow : public QMainWindow {
   /// Time spent refreshing the views per update (ns).
   const observe::LogHistogram& refreshTimes() const noexcept { return refreshNs_; }
   void resetRefreshTimes() { refreshNs_.clear(); }
+  /// The last refresh's wall time and the UI thread's CPU time for it (ns).
+  std::uint64_t lastRefreshNs() const noexcept { return lastRefreshNs_; }
+  std::uint64_t lastRefreshCpuNs() const noexcept { return lastRefreshCpuNs_; }
 
   static constexpr QSize kDefaultSize{1366, 768};
 
@@ -157,9 +160,12 @@ class MainWindow : public QMainWindow {
   QLabel* messagesLabel_ = nullptr;
   QLabel* eventsLabel_ = nullptr;
   QLabel* droppedLabel_ = nullptr;
+  QLabel* samplingLabel_ = nullptr;
   QLabel* stateLabel_ = nullptr;
 
   observe::LogHistogram refreshNs_;
+  std::uint64_t lastRefreshNs_ = 0;
+  std::uint64_t lastRefreshCpuNs_ = 0;
   QElapsedTimer clock_;
   Theme theme_ = Theme::system;
 };

@@ -288,7 +288,7 @@ void MessageFlowView::refresh() {
 void MessageFlowView::setState(const observe::SystemState& state) {
   state_ = &state;
   // As many lanes as fit at a readable width (one more for "others").
-  model_->setMaxLanes(std::clamp((chart_->viewport()->width() - SequenceChart::kGutter) / 110 - 1, 2, 12));
+  model_->setMaxLanes(std::clamp((chart_->viewport()->width() - SequenceChart::kGutter - 16) / 96 - 1, 2, 12));
   model_->setFocus(mode_->currentIndex() == 0 ? selection_->current() : ActorId{});
   model_->setWindow(std::chrono::seconds(window_->currentData().toInt()));
   model_->update(state);

@@ -100,6 +100,10 @@ ActorInspector::ActorInspector(ActorSelection* selection, ActorControl* control,
   rateLine_->setTitle(QStringLiteral("Messages handled per second"));
   rateLine_->setToolTip(QStringLiteral("A trailing average over 0.5 s of the exact counters, for the last 12 s"));
   rateLine_->setFormatter(+[](double v) { return formatRate(v); });
+  timingNote_ = new QLabel(page);
+  timingNote_->setWordWrap(true);
+  timingNote_->setForegroundRole(QPalette::PlaceholderText);
+  timingNote_->hide();
   queueHist_ = new HistogramWidget(page);
   queueHist_->setTitle(QStringLiteral("Queue time (in the mailbox)"));
   queueHist_->setEmptyText(QStringLiteral("no timed messages yet"));
@@ -132,6 +136,7 @@ ActorInspector::ActorInspector(ActorSelection* selection, ActorControl* control,
   v->addWidget(rule(page));
   v->addWidget(mailboxLine_);
   v->addWidget(rateLine_);
+  v->addWidget(timingNote_);
   v->addWidget(queueHist_);
   v->addWidget(handlingHist_);
   v->addWidget(rule(page));
@@ -144,6 +149,12 @@ ActorInspector::ActorInspector(ActorSelection* selection, ActorControl* control,
   outer->addWidget(stack_);
 
   connect(selection_, &ActorSelection::changed, this, [this] { refresh(); });
+}
+
+void ActorInspector::setTimingNote(const QString& note) {
+  if (timingNote_->text() == note) return;
+  timingNote_->setText(note);
+  timingNote_->setVisible(!note.isEmpty());
 }
 
 void ActorInspector::setState(const observe::SystemState& state) {
@@ -193,9 +204,11 @@ void ActorInspector::render(const ActorDetails& d) {
                          .arg(d.thread));
   const QColor sc = healthColor(d.health, pal);
   status_->setText(healthText(d.health));
-  status_->setStyleSheet(QStringLiteral("QLabel { color: %1; background: %2; border: 1px solid %1; border-radius: 4px; "
+  const QString sheet = QStringLiteral("QLabel { color: %1; background: %2; border: 1px solid %1; border-radius: 4px; "
                                         "padding: 1px 6px; }")
-                             .arg(sc.name(), tint(sc, pal, 0.15).name()));
+                             .arg(sc.name(), tint(sc, pal, 0.15).name());
+  // A style sheet restyles the label on every call: only when the status changes.
+  if (status_->styleSheet() != sheet) status_->setStyleSheet(sheet);
 
   tiles_[0]->setText(formatRate(d.rate));
   tiles_[1]->setText(formatCount(static_cast<double>(d.handled)));

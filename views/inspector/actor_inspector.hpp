@@ -28,6 +28,10 @@ class ActorInspector : public QWidget, public StateView {
   void setState(const observe::SystemState& state) override;
   void resetSession() override;
 
+  /// A line above the histograms about how they are measured ("" for none): the live session
+  /// says when timing is paused.
+  void setTimingNote(const QString& note);
+
   /// What is shown now (nullopt: nothing selected or the actor is unknown).
   const std::optional<ActorDetails>& details() const noexcept { return details_; }
 
@@ -54,6 +58,7 @@ class ActorInspector : public QWidget, public StateView {
   QLabel* tileCaptions_[4];
   Sparkline* mailboxLine_;
   Sparkline* rateLine_;
+  QLabel* timingNote_;
   HistogramWidget* queueHist_;
   HistogramWidget* handlingHist_;
   QLabel* failuresTitle_;

@@ -107,7 +107,7 @@ void SupervisionTreeView::expandNew(const QModelIndex& parent, int, int) {
   if (!parent.isValid()) return;
   int depth = 0;
   for (QModelIndex p = parent; p.isValid(); p = p.parent()) ++depth;
-  if (depth > 2 || (depth == 2 && model_->nodeCount() > 200)) return;
+  if (depth > 2 || (depth == 2 && (model_->nodeCount() > 200 || model_->rowCount(parent.parent()) > 12))) return;
   const ActorId id = parent.data(ActorIdRole).value<ActorId>();
   if (!id.is_valid() || autoExpanded_.contains(id.pid) || model_->rowCount(parent) > 400) return;
   autoExpanded_.insert(id.pid);
