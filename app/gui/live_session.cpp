@@ -78,6 +78,7 @@ void LiveSession::start(const Workload& workload, const SessionConfig& config) {
   system_ = std::make_unique<System>(std::move(runtime));
   sampleEvery_ = std::max(1u, config.sampleEvery);
   timing_ = config.timing;
+  adaptedOnce_ = false;
   seq_ = 0;
   droppedBefore_ = 0;
   ignoredDrops_ = 0;
@@ -214,7 +215,12 @@ bool LiveSession::pump() {
     changed = changed || !statsReady_.empty();
   }
   applyStats();
-  if (config_.adaptiveSampling && sinceAdapt_.elapsed() >= 2000) adaptSampling();
+  // The first look comes soon after the start (the rate is known after a few polls), the next
+  // ones every 2 s: a swap repeats the present to the new collector, a frame's worth of work.
+  if (config_.adaptiveSampling && sinceAdapt_.elapsed() >= (adaptedOnce_ ? 2000 : 400)) {
+    adaptedOnce_ = true;
+    adaptSampling();
+  }
   lastPumpNs_ = static_cast<std::uint64_t>(observe::to_ns(Clock::now() - t0));
   lastPumpCpuNs_ = threadCpuNs() - cpu0;
   foldNs_.record(lastPumpNs_);
@@ -283,6 +289,8 @@ void LiveSession::adaptSampling() {
 }
 
 void LiveSession::resample(std::uint32_t every, bool timing) {
+  QElapsedTimer traceTimer;
+  traceTimer.start();
   // The new collector hears about the present when it is attached (a spawned event for every live
   // actor, from the attaching thread): attach it from a helper thread while this thread drains
   // it, so that the present never overflows a ring. Then the old one is detached and emptied,
@@ -306,9 +314,13 @@ void LiveSession::resample(std::uint32_t every, bool timing) {
   fold(batch_, false);
   droppedBefore_ += collector_->dropped();
   collector_ = std::move(next);
+  const auto attachMs = traceTimer.elapsed();
   fold(held, true);
   sampleEvery_ = every;
   timing_ = timing;
+  if (qEnvironmentVariableIsSet("ACTORSCOPE_TRACE_SAMPLING"))
+    std::fprintf(stderr, "resample: %lld ms (attach + old flush %lld ms), %zu held events\n",
+                 static_cast<long long>(traceTimer.elapsed()), static_cast<long long>(attachMs), held.size());
 }
 
 void LiveSession::resetTimings() {

@@ -169,6 +169,7 @@ class LiveSession : public QObject, public views::ActorControl {
   std::uint64_t lastPumpCpuNs_ = 0;
   std::uint32_t sampleEvery_ = 1;
   bool timing_ = true;
+  bool adaptedOnce_ = false;
   std::uint64_t seq_ = 0;           ///< session-wide event order (collectors number from 1 each)
   std::uint64_t droppedBefore_ = 0; ///< drops counted by collectors replaced since the start
   std::uint64_t ignoredDrops_ = 0;  ///< drops of a new collector's view of the present (repeats)

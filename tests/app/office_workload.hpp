@@ -1,7 +1,8 @@
 // A small workload of the tests' own for the observatory (the app runs the built-in scenarios):
 // an "office" supervisor with two desks; each desk has three clerks and replaces any clerk that
-// exits (fails, stops or is killed); a clock hands the desks jobs every 10 ms; now and then a job
-// fails its clerk. Desks and clerks take a "Job" as their demo message.
+// exits (fails, stops or is killed); clerks join the process groups "clerks" and their desk's;
+// a clock hands the desks jobs on a 10 ms interval timer; now and then a job fails its clerk.
+// Desks and clerks take a "Job" as their demo message.
 #pragma once
 
 #include "gui/workload.hpp"
@@ -24,6 +25,11 @@ struct Job {
 struct Clerk {
   using Message = Job;
   bool failing = true;
+  std::string desk;
+  void post_start(as::Context<Clerk>& ctx, std::monostate&) {
+    ctx.system().groups().join("clerks", {ctx.cell()});
+    ctx.system().groups().join_scoped("desks", desk, ctx.cell());
+  }
   as::Task<> handle(as::Context<Clerk>&, Job job, std::monostate&) {
     co_await as::sleep(1ms);
     if (failing && job.number % 37 == 0) throw std::runtime_error("job " + std::to_string(job.number) + " went wrong");
@@ -56,7 +62,7 @@ struct Desk {
   }
   static void hire(as::Context<Desk>& ctx, State& s, bool failing) {
     std::string name = s.name + "/clerk-" + std::to_string(++s.hired);
-    if (auto c = ctx.system().template spawn_linked<Clerk>(ctx.cell(), Clerk{failing}, {.name = std::move(name)}))
+    if (auto c = ctx.system().template spawn_linked<Clerk>(ctx.cell(), Clerk{failing, s.name}, {.name = std::move(name)}))
       s.clerks.push_back(*c);
   }
 };
@@ -68,13 +74,12 @@ struct Clock {
   struct State {
     std::vector<as::ActorRef<Job>> desks;
     std::uint64_t jobs = 0;
+    as::TimerHandle tick;
   };
-  State pre_start(as::Context<Clock>&, std::vector<as::ActorRef<Job>> desks) { return State{std::move(desks), 0}; }
-  void post_start(as::Context<Clock>& ctx, State&) { (void)ctx.self().cast(Tick{}); }
-  as::Task<> handle(as::Context<Clock>& ctx, Tick, State& s) {
-    co_await as::sleep(10ms);
+  State pre_start(as::Context<Clock>&, std::vector<as::ActorRef<Job>> desks) { return State{std::move(desks), 0, {}}; }
+  void post_start(as::Context<Clock>& ctx, State& s) { s.tick = ctx.send_interval(10ms, [] { return Tick{}; }); }
+  void handle(as::Context<Clock>&, Tick, State& s) {
     for (auto& d : s.desks) (void)d.cast(Job{++s.jobs});
-    (void)ctx.self().cast(Tick{});
   }
 };
 

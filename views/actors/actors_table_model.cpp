@@ -31,7 +31,9 @@ ActorsTableModel::Row ActorsTableModel::rowFor(const observe::SystemState& state
                                                const Row* previous) {
   Row r;
   r.id = a.id;
-  r.identity = &identityOf(a);
+  r.identity = previous != nullptr && previous->identity != nullptr && previous->identity->nameLength == a.name.size()
+                   ? previous->identity
+                   : &identityOf(a);
   r.health = healthOf(a);
   r.thread = a.thread;
   r.mailbox = a.alive() ? a.mailbox_depth : 0;
@@ -66,15 +68,13 @@ void ActorsTableModel::clear() {
   beginResetModel();
   rows_.clear();
   all_.clear();
-  rowIndex_.clear();
   identities_.clear();
   endResetModel();
 }
 
 void ActorsTableModel::reindex() {
-  rowIndex_.clear();
-  rowIndex_.reserve(rows_.size());
-  for (std::size_t i = 0; i < rows_.size(); ++i) rowIndex_[rows_[i]->row.id] = static_cast<int>(i);
+  for (auto& [id, e] : all_) e.index = -1;
+  for (std::size_t i = 0; i < rows_.size(); ++i) rows_[i]->index = static_cast<int>(i);
 }
 
 void ActorsTableModel::update(const observe::SystemState& state) {
@@ -139,7 +139,7 @@ void ActorsTableModel::update(const observe::SystemState& state) {
     beginInsertRows({}, first, first + static_cast<int>(in.size()) - 1);
     for (Entry* e : in) {
       e->changed = false;
-      rowIndex_[e->row.id] = static_cast<int>(rows_.size());
+      e->index = static_cast<int>(rows_.size());
       rows_.push_back(e);
     }
     endInsertRows();
@@ -225,8 +225,8 @@ void ActorsTableModel::sort(int column, Qt::SortOrder order) {
 }
 
 int ActorsTableModel::rowOf(ActorId id) const {
-  auto it = rowIndex_.find(id);
-  return it == rowIndex_.end() ? -1 : it->second;
+  auto it = all_.find(id);
+  return it == all_.end() ? -1 : it->second.index;
 }
 
 ActorId ActorsTableModel::actorAt(int row) const {

@@ -102,10 +102,10 @@ class ActorsTableModel : public QAbstractTableModel {
     Row row;
     std::uint64_t generation = 0;
     bool changed = false;
+    int index = -1;  ///< its row in rows_, or -1 when filtered out
   };
   std::unordered_map<ActorId, Entry> all_;
   std::vector<Entry*> rows_;                  ///< the visible rows, in display order
-  std::unordered_map<ActorId, int> rowIndex_; ///< id → row in rows_
   std::uint64_t generation_ = 0;
   void reindex();
   std::unordered_map<ActorId, Identity> identities_;

@@ -66,13 +66,18 @@ ProcessGroupsView::ProcessGroupsView(ActorSelection* selection, ActorControl* co
     tree_->expandAll();
   });
   connect(proxy_, &QAbstractItemModel::rowsInserted, this, [this](const QModelIndex& parent, int first, int last) {
-    // Scopes and groups open as they appear: membership is what this view is for.
-    if (parent.isValid() && parent.parent().isValid()) return;
+    // Scopes and groups open as they appear (membership is what this view is for), unless a group
+    // is so big that its members would bury the others.
+    if (parent.isValid() && parent.parent().isValid()) return;  // members
+    auto open = [this](const QModelIndex& idx) {
+      if (proxy_->rowCount(idx) <= 50) tree_->expand(idx);
+    };
     for (int r = first; r <= last; ++r) {
       const QModelIndex idx = proxy_->index(r, 0, parent);
-      tree_->expand(idx);
+      open(idx);
+      if (!parent.isValid())
+        for (int g = 0; g < proxy_->rowCount(idx); ++g) open(proxy_->index(g, 0, idx));
     }
-    if (parent.isValid()) tree_->expand(parent);
   });
   connect(tree_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
     if (syncing_) return;
