@@ -10,6 +10,10 @@
 #include "actors/actors_table_model.hpp"
 #include "actors/actors_view.hpp"
 #include "common/roles.hpp"
+#include "groups/process_groups_model.hpp"
+#include "groups/process_groups_view.hpp"
+#include "timers/timers_model.hpp"
+#include "timers/timers_view.hpp"
 #include "inspector/actor_inspector.hpp"
 #include "tree/supervision_tree_model.hpp"
 #include "tree/supervision_tree_view.hpp"
@@ -144,6 +148,35 @@ class TestObservatory : public QObject {
     QCOMPARE(inTree.data(v::ActorIdRole).value<as::ActorId>(), id);
     QTRY_VERIFY_WITH_TIMEOUT(window.inspector()->details().has_value(), kDeadline);
     QCOMPARE(window.inspector()->details()->id, id);
+  }
+
+  void the_groups_and_timers_views_follow_the_live_system() {
+    gui::MainWindow window({office::workload(false)}, {.useSettings = false});
+    window.show();
+    QCOMPARE(window.startSession(QStringLiteral("quiet-office"), QStringLiteral("qt"), 2), QString());
+    window.showView(QStringLiteral("process-groups"));
+    auto* groups = window.findChild<v::ProcessGroupsView*>();
+    QVERIFY(groups);
+    // Six clerks in "clerks" (default scope) and three in each desk's group (scope "desks").
+    auto membersOf = [&](const QString& scope, const QString& group) {
+      const QAbstractItemModel* m = groups->model();
+      for (int s = 0; s < m->rowCount(); ++s) {
+        const QModelIndex si = m->index(s, 0);
+        if (si.data().toString() != scope) continue;
+        for (int g = 0; g < m->rowCount(si); ++g)
+          if (m->index(g, 0, si).data().toString() == group) return m->rowCount(m->index(g, 0, si));
+      }
+      return -1;
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(membersOf(QStringLiteral("default"), QStringLiteral("clerks")), 6, kDeadline);
+    QTRY_COMPARE_WITH_TIMEOUT(membersOf(QStringLiteral("desks"), QStringLiteral("desk-b")), 3, kDeadline);
+
+    window.showView(QStringLiteral("timers"));
+    auto* timers = window.findChild<v::TimersView*>();
+    QVERIFY(timers);
+    QTRY_COMPARE_WITH_TIMEOUT(timers->model()->rowCount(), 1, kDeadline);
+    QCOMPARE(timers->model()->index(0, v::TimersModel::KindColumn).data().toString(), QStringLiteral("interval"));
+    QTRY_VERIFY_WITH_TIMEOUT(timers->model()->index(0, v::TimersModel::FiredColumn).data().toInt() > 3, kDeadline);
   }
 
   void pausing_freezes_the_views_while_the_session_keeps_folding() {
