@@ -368,6 +368,7 @@ QString MainWindow::startSession(const QString& workload, const QString& runtime
     return error;
   }
   statusBar()->showMessage(QStringLiteral("Running %1 on %2 with %3 threads").arg(workload, runtime).arg(threads), 4000);
+  setWindowTitle(QStringLiteral("%1 on %2 — Actorscope").arg(workload, runtime));
   return {};
 }
 

@@ -19,6 +19,11 @@
 #include "tree/supervision_tree_view.hpp"
 
 #include <QAction>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QSettings>
+#include <QSpinBox>
+#include <QTabWidget>
 #include <QImage>
 #include <QMenu>
 #include <QSignalSpy>
@@ -190,6 +195,33 @@ class TestObservatory : public QObject {
     QCOMPARE(window.shownState().events_applied(), frozen);
     window.setPaused(false);
     QVERIFY(window.shownState().events_applied() > frozen);
+  }
+
+  void the_window_layout_and_choices_are_remembered_between_runs() {
+    QCoreApplication::setOrganizationName(QStringLiteral("ActorscopeTest"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_observatory"));
+    QSettings().clear();
+    {
+      gui::MainWindow first({office::workload(false), office::workload()}, {.useSettings = true});
+      first.show();
+      first.showView(QStringLiteral("actors"));
+      auto* timersDock = first.findChild<QDockWidget*>(QStringLiteral("timers-dock"));
+      QVERIFY(timersDock);
+      timersDock->hide();
+      first.findChild<QComboBox*>(QStringLiteral("scenario"))->setCurrentIndex(1);
+      first.findChild<QSpinBox*>(QStringLiteral("threads"))->setValue(3);
+      first.setTheme(gui::Theme::dark);
+      QVERIFY(first.close());
+    }
+    gui::MainWindow second({office::workload(false), office::workload()}, {.useSettings = true});
+    second.show();
+    QVERIFY(second.findChild<QDockWidget*>(QStringLiteral("timers-dock"))->isHidden());
+    QCOMPARE(second.findChild<QTabWidget*>()->currentIndex(), 1);
+    QCOMPARE(second.findChild<QComboBox*>(QStringLiteral("scenario"))->currentText(), QStringLiteral("office"));
+    QCOMPARE(second.findChild<QSpinBox*>(QStringLiteral("threads"))->value(), 3);
+    QVERIFY(second.palette().color(QPalette::Window).lightness() < 128);
+    second.setTheme(gui::Theme::system);
+    QSettings().clear();
   }
 
   void screenshots_write_a_non_empty_png_for_every_view_and_the_window() {
