@@ -153,6 +153,13 @@ GuiRun guiRun(const gui::Workload& w, const std::string& runtime, unsigned threa
   run.dropped = window.session().state().dropped() - droppedBefore;
   run.actors = window.session().state().alive_count();
   run.sampleEvery = window.session().sampleEvery();
+  if (qEnvironmentVariableIsSet("ACTORSCOPE_TRACE_SAMPLING")) {
+    const auto& st = window.session().state();
+    for (std::size_t k = 0; k < as::observe::kEventKindCount; ++k)
+      if (st.events_of(static_cast<as::observe::EventKind>(k)) > 0)
+        std::fprintf(stderr, "  %s: %llu\n", as::observe::to_string(static_cast<as::observe::EventKind>(k)).data(),
+                     static_cast<unsigned long long>(st.events_of(static_cast<as::observe::EventKind>(k))));
+  }
   window.stopSession();
   return run;
 }

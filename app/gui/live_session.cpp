@@ -18,11 +18,14 @@ namespace {
 
 constexpr auto kRateWindow = std::chrono::seconds(1);
 
-double perSecond(const std::deque<std::pair<TimePoint, std::uint64_t>>& window, TimePoint now) {
+/// Events per second over the last second, or over the time since `since` when that is shorter
+/// (a session that started half a second ago has half a second of counts).
+double perSecond(const std::deque<std::pair<TimePoint, std::uint64_t>>& window, TimePoint now, TimePoint since) {
   std::uint64_t n = 0;
   for (const auto& [t, c] : window)
     if (now - t <= kRateWindow) n += c;
-  return static_cast<double>(n) / std::chrono::duration<double>(kRateWindow).count();
+  const Duration span = std::clamp<Duration>(now - since, std::chrono::milliseconds(100), kRateWindow);
+  return static_cast<double>(n) / std::chrono::duration<double>(span).count();
 }
 
 std::uint64_t threadCpuNs() {
@@ -82,6 +85,9 @@ void LiveSession::start(const Workload& workload, const SessionConfig& config) {
   seq_ = 0;
   droppedBefore_ = 0;
   ignoredDrops_ = 0;
+  uiDropped_ = 0;
+  backlog_.clear();
+  polls_.clear();
   collector_ = makeCollector(sampleEvery_, timing_);
   poller_ = std::make_unique<observe::StatsPoller>(*system_);
   system_->attach(*collector_);
@@ -92,6 +98,7 @@ void LiveSession::start(const Workload& workload, const SessionConfig& config) {
     stop();
     throw SessionError("the \"" + workload.name + "\" scenario could not start: " + why);
   }
+  startedAt_ = Clock::now();
   startStatsThread();
   sinceAdapt_.start();
   timer_.start(config.drainIntervalMs);
@@ -109,10 +116,11 @@ void LiveSession::stop() {
   // Everything the actors did is in the buffers now: take it all, and the final counters.
   batch_.clear();
   collector_->drain(batch_, true);
-  fold(batch_, false);
+  for (observe::Event& e : batch_) backlog_.push_back(std::move(e));
   pollStats();
-  applyStats();
-  if (const std::uint64_t dropped = droppedBefore_ + collector_->dropped() - ignoredDrops_; dropped > state_.dropped())
+  foldQueued(TimePoint::max());
+  if (const std::uint64_t dropped = droppedBefore_ + collector_->dropped() - ignoredDrops_ + uiDropped_;
+      dropped > state_.dropped())
     state_.add_dropped(dropped - state_.dropped());
   system_->detach(*collector_);
   poller_.reset();
@@ -151,45 +159,83 @@ void LiveSession::pollStats() {
   Poll poll;
   poll.time = system_->runtime().now();
   poll.samples = bucketer_.update(poller_->poll(), poll.time);
+  for (const auto& s : poll.samples) poll.handled += s.handled;
   std::lock_guard lk(statsM_);
   statsReady_.push_back(std::move(poll));
 }
 
-void LiveSession::applyStats() {
-  std::vector<Poll> polls;
+void LiveSession::takePolls() {
+  std::vector<Poll> ready;
   {
     std::lock_guard lk(statsM_);
-    polls.swap(statsReady_);
+    ready.swap(statsReady_);
   }
-  if (polls.empty() && statsWaiting_.empty()) return;
+  for (Poll& p : ready) {
+    // Rates count at once, whenever the samples get folded.
+    handledTotal_ += p.handled;
+    handledWindow_.emplace_back(p.time, p.handled);
+    trim(handledWindow_, p.time);
+    polls_.push_back(std::move(p));
+  }
+}
+
+bool LiveSession::applyStats(TimePoint deadline) {
+  if (polls_.empty() && statsWaiting_.empty()) return false;
   // Samples held back last time first: their actors' spawns have been folded since.
   std::vector<observe::StatsSample> waiting;
   waiting.swap(statsWaiting_);
-  auto take = [&](const observe::StatsSample& s, TimePoint) -> std::uint64_t {
+  auto take = [&](const observe::StatsSample& s) {
     if (state_.actor(s.actor) == nullptr && statsWaitingRounds_ < 3) {
       statsWaiting_.push_back(s);
-      return std::uint64_t{0};
+      return;
     }
     state_.apply(s);
-    return s.handled;
   };
-  std::uint64_t late = 0;
-  for (const auto& s : waiting) late += take(s, s.end);
-  handledTotal_ += late;
-  if (late > 0) handledWindow_.emplace_back(waiting.back().end, late);
-  for (const Poll& p : polls) {
-    std::uint64_t handled = 0;
-    for (const auto& s : p.samples) handled += take(s, p.time);
-    handledTotal_ += handled;
-    handledWindow_.emplace_back(p.time, handled);
-    // A sample for no actor moves the state's clock to the poll's time even when nothing else
-    // moved, so that rates decay and stopped actors age while the system is quiet.
-    observe::StatsSample heartbeat;
-    heartbeat.end = p.time;
-    state_.apply(heartbeat);
+  for (const auto& s : waiting) take(s);
+  constexpr std::size_t kChunk = 512;
+  while (!polls_.empty()) {
+    Poll& p = polls_.front();
+    const std::size_t end = std::min(p.samples.size(), p.next + kChunk);
+    for (; p.next < end; ++p.next) take(p.samples[p.next]);
+    if (p.next == p.samples.size()) {
+      // A sample for no actor moves the state's clock to the poll's time even when nothing else
+      // moved, so that rates decay and stopped actors age while the system is quiet.
+      observe::StatsSample heartbeat;
+      heartbeat.end = p.time;
+      state_.apply(heartbeat);
+      polls_.pop_front();
+    }
+    if (Clock::now() >= deadline) break;
   }
   statsWaitingRounds_ = statsWaiting_.empty() ? 0 : statsWaitingRounds_ + 1;
-  if (!polls.empty()) trim(handledWindow_, polls.back().time);
+  return true;
+}
+
+bool LiveSession::foldQueued(TimePoint deadline) {
+  bool any = false;
+  constexpr std::size_t kChunk = 256;
+  takePolls();
+  // Events get most of the budget, the stats samples the rest: a burst of events must not starve
+  // the counters (the rates, the sampling decisions and the tables stand on them).
+  const TimePoint start = Clock::now();
+  const TimePoint eventsUntil = deadline == TimePoint::max() ? deadline : start + (deadline - start) * 2 / 3;
+  while (!backlog_.empty()) {
+    any = true;
+    const TimePoint now = Clock::now();
+    for (std::size_t i = 0; i < kChunk && !backlog_.empty(); ++i) {
+      observe::Event& e = backlog_.front();
+      // Always without repeats: after a collector swap, the tail of its view of the present can
+      // still arrive here. The lag is the age of the live events (runtime clocks are steady_clock
+      // on the real runtimes); a repeat of the present is old by nature.
+      if (foldOne(e, true) && e.time <= now && e.time != TimePoint{})
+        lagNs_.record(static_cast<std::uint64_t>(observe::to_ns(now - e.time)));
+      backlog_.pop_front();
+    }
+    if (Clock::now() >= eventsUntil) break;
+  }
+  // Samples after the events drained before them (their actors' spawns are in those; a sample
+  // whose actor is still unknown waits).
+  return applyStats(deadline) || any;
 }
 
 bool LiveSession::pump() {
@@ -199,31 +245,38 @@ bool LiveSession::pump() {
   const std::uint64_t cpu0 = threadCpuNs();
   batch_.clear();
   collector_->drain(batch_);
-  const TimePoint now = Clock::now();
-  for (const auto& e : batch_)  // runtime clocks are steady_clock on the real runtimes: the event's age
-    if (e.time <= now && e.time != TimePoint{}) lagNs_.record(static_cast<std::uint64_t>(observe::to_ns(now - e.time)));
-  // Always without repeats: after a collector swap, the tail of its view of the present can still
-  // arrive here.
-  fold(batch_, true);
-  if (const std::uint64_t dropped = droppedBefore_ + collector_->dropped() - ignoredDrops_; dropped > state_.dropped())
-    state_.add_dropped(dropped - state_.dropped());
-  eventWindow_.emplace_back(now, batch_.size());
-  trim(eventWindow_, now);
-  bool changed = !batch_.empty();
-  {
-    std::lock_guard lk(statsM_);
-    changed = changed || !statsReady_.empty();
+  const std::size_t drained = batch_.size();
+  // A backlog that keeps growing means the fold cannot keep up: shed message events (counted as
+  // dropped), never lifecycle ones.
+  constexpr std::size_t kMaxBacklog = 200000;
+  for (observe::Event& e : batch_) {
+    const bool message = e.kind == observe::EventKind::message_sent || e.kind == observe::EventKind::message_handled;
+    if (message && backlog_.size() >= kMaxBacklog) {
+      ++uiDropped_;
+      continue;
+    }
+    backlog_.push_back(std::move(e));
   }
-  applyStats();
+  const TimePoint now = Clock::now();
+  eventWindow_.emplace_back(now, drained);
+  trim(eventWindow_, now);
+  const bool changed = foldQueued(t0 + std::chrono::milliseconds(config_.foldBudgetMs));
+  if (const std::uint64_t dropped = droppedBefore_ + collector_->dropped() - ignoredDrops_ + uiDropped_;
+      dropped > state_.dropped())
+    state_.add_dropped(dropped - state_.dropped());
   // The first look comes soon after the start (the rate is known after a few polls), the next
   // ones every 2 s: a swap repeats the present to the new collector, a frame's worth of work.
-  if (config_.adaptiveSampling && sinceAdapt_.elapsed() >= (adaptedOnce_ ? 2000 : 400)) {
+  if (config_.adaptiveSampling && sinceAdapt_.elapsed() >= (adaptedOnce_ ? 2000 : 500)) {
     adaptedOnce_ = true;
     adaptSampling();
   }
   lastPumpNs_ = static_cast<std::uint64_t>(observe::to_ns(Clock::now() - t0));
   lastPumpCpuNs_ = threadCpuNs() - cpu0;
   foldNs_.record(lastPumpNs_);
+  static const bool trace = qEnvironmentVariableIsSet("ACTORSCOPE_TRACE_PUMP");
+  if (trace && lastPumpNs_ > 20'000'000)
+    std::fprintf(stderr, "pump %.1f ms: %zu drained, backlog %zu events, %zu polls\n", lastPumpNs_ / 1e6, drained,
+                 backlog_.size(), polls_.size());
   busy_ = false;
   return changed;
 }
@@ -236,11 +289,14 @@ std::unique_ptr<observe::EventCollector> LiveSession::makeCollector(std::uint32_
 }
 
 void LiveSession::fold(std::vector<observe::Event>& batch, bool dedupe) {
-  for (observe::Event& e : batch) {
-    if (dedupe && redundant(e)) continue;
-    e.seq = ++seq_;
-    state_.apply(e);
-  }
+  for (observe::Event& e : batch) foldOne(e, dedupe);
+}
+
+bool LiveSession::foldOne(observe::Event& e, bool dedupe) {
+  if (dedupe && redundant(e)) return false;
+  e.seq = ++seq_;
+  state_.apply(e);
+  return true;
 }
 
 bool LiveSession::redundant(const observe::Event& e) const {
@@ -275,7 +331,7 @@ void LiveSession::adaptSampling() {
   // one in N keeps 2 * rate / N near the budget. Powers of two, changed only when off by 4x,
   // and not more often than every 2 s (a swap repeats the present to the new collector).
   sinceAdapt_.restart();
-  const double rate = perSecond(handledWindow_, Clock::now());
+  const double rate = perSecond(handledWindow_, Clock::now(), startedAt_);
   double wanted = 2.0 * rate / std::max(1.0, config_.eventBudget);
   std::uint32_t target = 1;
   while (target < (1u << 20) && target < wanted) target *= 2;
@@ -311,11 +367,15 @@ void LiveSession::resample(std::uint32_t every, bool timing) {
   system_->detach(*collector_);
   batch_.clear();
   collector_->drain(batch_, true);
-  fold(batch_, false);
+  for (observe::Event& e : batch_) backlog_.push_back(std::move(e));
   droppedBefore_ += collector_->dropped();
   collector_ = std::move(next);
   const auto attachMs = traceTimer.elapsed();
-  fold(held, true);
+  // The new collector's first events (its view of the present, then live ones) go after what the
+  // old one saw. Most of them repeat what the state knows: those go at once (the rest are checked
+  // again when folded, after the events queued before them).
+  for (observe::Event& e : held)
+    if (!redundant(e)) backlog_.push_back(std::move(e));
   sampleEvery_ = every;
   timing_ = timing;
   if (qEnvironmentVariableIsSet("ACTORSCOPE_TRACE_SAMPLING"))
@@ -331,8 +391,8 @@ void LiveSession::resetTimings() {
 LiveSession::Metrics LiveSession::metrics() const {
   Metrics m;
   const TimePoint now = Clock::now();
-  m.messagesPerSecond = running() ? perSecond(handledWindow_, now) : 0.0;
-  m.eventsPerSecond = running() ? perSecond(eventWindow_, now) : 0.0;
+  m.messagesPerSecond = running() ? perSecond(handledWindow_, now, startedAt_) : 0.0;
+  m.eventsPerSecond = running() ? perSecond(eventWindow_, now, startedAt_) : 0.0;
   m.dropped = state_.dropped();
   m.events = state_.events_applied();
   m.alive = state_.alive_count();

@@ -41,8 +41,10 @@ struct SessionConfig {
   unsigned threads = 2;
   std::uint64_t seed = 1;
   /// One message in this many (per receiving actor) becomes a sent/handled event pair for the
-  /// message flow and the latency histograms, to start with. Counters stay exact whatever it is.
-  std::uint32_t sampleEvery = 64;
+  /// message flow and the latency histograms, to start with: sparse, so that a busy system does not
+  /// flood the UI before the first adaptation (0.4 s in) has measured its rate. Counters stay
+  /// exact whatever it is.
+  std::uint32_t sampleEvery = 4096;
   /// Adapt the sampling so that the UI takes about `eventBudget` events a second: a quiet system
   /// shows every message, a system handling millions a second shows a steady sample of them.
   bool adaptiveSampling = true;
@@ -55,6 +57,8 @@ struct SessionConfig {
   /// How often the UI takes the collected events: 33 ms is at most ~30 updates a second.
   int drainIntervalMs = 33;
   int statsIntervalMs = 100;
+  /// The most a pump folds for before it leaves the rest to the next one.
+  int foldBudgetMs = 8;
 };
 
 class LiveSession : public QObject, public views::ActorControl {
@@ -98,7 +102,9 @@ class LiveSession : public QObject, public views::ActorControl {
   std::uint64_t lastPumpNs() const noexcept { return lastPumpNs_; }
   std::uint64_t lastPumpCpuNs() const noexcept { return lastPumpCpuNs_; }
 
-  /// Runs one drain-and-fold now (what the timer does). Returns whether anything changed.
+  /// Runs one drain-and-fold now (what the timer does). Returns whether anything changed. The fold
+  /// works for at most `SessionConfig::foldBudgetMs`; what is left (a burst of events, a poll of
+  /// 10,000 actors) waits for the next pump, so that no frame takes long.
   bool pump();
 
   // views::ActorControl
@@ -120,15 +126,21 @@ class LiveSession : public QObject, public views::ActorControl {
   std::optional<ActorCell> cellOf(ActorId id) const;
   /// Polls the exact counters now (on the calling thread) and queues their samples.
   void pollStats();
-  /// Folds the queued stats samples. One whose actor the state does not know yet (its spawn is in
-  /// a later batch) waits for the next pump, so that counters stay exact.
-  void applyStats();
+  /// Folds queued stats samples until `deadline`. One whose actor the state does not know yet (its
+  /// spawn is in a later batch) waits for the next pump, so that counters stay exact.
+  bool applyStats(TimePoint deadline);
   void startStatsThread();
   void stopStatsThread();
   std::unique_ptr<observe::EventCollector> makeCollector(std::uint32_t sampleEvery, bool timing) const;
   /// Folds a batch; with `dedupe`, events that repeat what the state already says are skipped
   /// (a new collector's view of the present, the overlap of two collectors).
   void fold(std::vector<observe::Event>& batch, bool dedupe);
+  bool foldOne(observe::Event& event, bool dedupe);
+  /// Takes the stats thread's polls into polls_ (counting what they handled, for the rates).
+  void takePolls();
+  /// Folds queued events, then queued stats samples, until `deadline` (TimePoint::max(): all).
+  /// Returns whether anything was folded.
+  bool foldQueued(TimePoint deadline);
   bool redundant(const observe::Event& e) const;
   /// Replaces the collector by one that samples one message in `every` (with or without timing).
   void resample(std::uint32_t every, bool timing);
@@ -149,8 +161,13 @@ class LiveSession : public QObject, public views::ActorControl {
   struct Poll {
     TimePoint time{};
     std::vector<observe::StatsSample> samples;
+    std::uint64_t handled = 0;  ///< the sum of the samples' handled
+    std::size_t next = 0;       ///< samples folded so far
   };
   std::vector<Poll> statsReady_;                  ///< guarded by statsM_
+  std::deque<Poll> polls_;                        ///< taken, not yet (fully) folded
+  std::deque<observe::Event> backlog_;            ///< drained, not yet folded
+  std::uint64_t uiDropped_ = 0;                   ///< message events shed when the backlog overflowed
   std::vector<observe::StatsSample> statsWaiting_;  ///< samples whose actor is not known yet
   int statsWaitingRounds_ = 0;
   observe::SystemState state_;
@@ -174,6 +191,7 @@ class LiveSession : public QObject, public views::ActorControl {
   std::uint64_t droppedBefore_ = 0; ///< drops counted by collectors replaced since the start
   std::uint64_t ignoredDrops_ = 0;  ///< drops of a new collector's view of the present (repeats)
   QElapsedTimer sinceAdapt_;
+  TimePoint startedAt_{};
 };
 
 }  // namespace actorscope::gui

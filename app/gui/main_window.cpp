@@ -411,8 +411,12 @@ void MainWindow::refreshViews() {
   const qint64 now = clock_.elapsed();
   // A frozen picture (pause) or a stopped session is shown at once, whatever the intervals.
   const bool immediate = paused() || !session_->running();
+  // A big system's tables and tree are slower to refresh, and nobody reads 10,000 rows four
+  // times a second: those views slow down to twice their interval.
+  const bool big = state.actors().size() > 2000;
   for (View& v : views_) {
-    if (!immediate && now - v.lastMs < v.intervalMs) {
+    const bool heavy = v.widget == tree_ || v.widget == graph_ || v.widget == actors_ || v.widget == warnings_;
+    if (!immediate && now - v.lastMs < v.intervalMs * (big && heavy ? 2 : 1)) {
       v.dirty = true;
       continue;
     }

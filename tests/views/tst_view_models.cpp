@@ -149,6 +149,28 @@ class TestViewModels : public QObject {
     QCOMPARE(model.indexOf(id(6), v::SupervisionTreeModel::RateColumn).data().toString(), QStringLiteral("50/s"));
   }
 
+  void figures_under_a_collapsed_row_are_signalled_when_it_opens_if_the_view_asks() {
+    ScriptedState s;
+    buildTree(s);
+    v::SupervisionTreeModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setNotifyExpandedOnly(true);
+    model.update(s.state);
+    model.setExpanded(model.indexOf(id(1)), true);  // root open, sup-a and sup-b closed
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    s.advance(100ms);
+    s.stats(3, 10, 7);  // a worker under sup-a
+    s.stats(2, 10, 1);  // sup-a itself, under the open root
+    model.update(s.state);
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(model.actorAt(changed.first().at(0).value<QModelIndex>()), id(2));
+    // The worker's row is up to date all the same, and is signalled when sup-a opens.
+    QCOMPARE(model.indexOf(id(3), v::SupervisionTreeModel::MailboxColumn).data().toString(), QStringLiteral("7"));
+    model.setExpanded(model.indexOf(id(2)), true);
+    QCOMPARE(changed.count(), 2);
+    QCOMPARE(changed.last().at(0).value<QModelIndex>().parent(), model.indexOf(id(2)));
+  }
+
   void the_actors_table_sorts_by_mailbox_and_keeps_the_selection_on_its_actor() {
     ScriptedState s;
     buildTree(s);

@@ -203,10 +203,16 @@ void SupervisionTreeModel::refreshChildren(const observe::SystemState& state, No
   // on large expanded trees.
   const auto& kids = childrenOf(parent);
   const QModelIndex parentIndex = indexFor(parent, 0);
+  const bool notify = !notifyExpandedOnly_ || parent == nullptr || parent->expanded;
   int runStart = -1;
   int runColumn = StatusColumn;
   auto flush = [&](int endRow) {
     if (runStart < 0) return;
+    if (!notify) {
+      parent->stale = true;
+      runStart = -1;
+      return;
+    }
     // The roles that move; never the search role, so a filter proxy does not re-filter (and
     // re-signal every ancestor) on every update.
     static const QList<int> roles{Qt::DisplayRole, Qt::ForegroundRole, Qt::DecorationRole, Qt::ToolTipRole, SortRole,
@@ -294,6 +300,17 @@ void SupervisionTreeModel::sync(const observe::SystemState& state, Node* parent,
   for (Node* n : kids) {
     if (isFresh.count(n) != 0) continue;
     sync(state, n, visibleChildren(state, state.actor(n->id), visible), visible);
+  }
+}
+
+void SupervisionTreeModel::setExpanded(const QModelIndex& index, bool expanded) {
+  if (!index.isValid() || index.model() != this) return;
+  Node* n = static_cast<Node*>(index.internalPointer());
+  n->expanded = expanded;
+  if (expanded && n->stale && !n->children.empty()) {
+    n->stale = false;
+    emit dataChanged(this->index(0, 0, indexFor(n, 0)),
+                     this->index(static_cast<int>(n->children.size()) - 1, ColumnCount - 1, indexFor(n, 0)));
   }
 }
 

@@ -42,6 +42,13 @@ class SupervisionTreeModel : public QAbstractItemModel {
   void setFilterText(const QString& text);
   static constexpr Duration kLinger = std::chrono::seconds(3);
 
+  /// A view that shows only expanded subtrees can ask to be told about figure changes under
+  /// expanded rows only: rows under a collapsed row are still updated, but their dataChanged waits
+  /// until setExpanded(row, true) (a 10,000-row tree mostly collapsed then costs what its visible
+  /// rows cost). Structure changes are always signalled. Off by default.
+  void setNotifyExpandedOnly(bool on) { notifyExpandedOnly_ = on; }
+  void setExpanded(const QModelIndex& index, bool expanded);
+
   QModelIndex indexOf(ActorId id, int column = 0) const;
   ActorId actorAt(const QModelIndex& index) const;
   /// Actors currently in the model.
@@ -83,6 +90,8 @@ class SupervisionTreeModel : public QAbstractItemModel {
     /// The actor's record in the state of the last update: valid while the structure signature
     /// holds (records live in a std::map; only structural events insert or erase them).
     const observe::ActorRecord* record = nullptr;
+    bool expanded = false;  ///< as the view says (setExpanded)
+    bool stale = false;     ///< children's figures changed without a dataChanged (collapsed)
   };
   /// What changes when the tree's shape can change: while it holds, an update only refreshes
   /// figures through the cached record pointers, with no lookups and no visibility pass.
@@ -118,6 +127,7 @@ class SupervisionTreeModel : public QAbstractItemModel {
   std::vector<Node*> roots_;
   std::unordered_map<ActorId, std::unique_ptr<Node>> byId_;
   bool showStopped_ = false;
+  bool notifyExpandedOnly_ = false;
   std::string filter_;  ///< lower case
   Signature signature_;
   TimePoint lingerUntil_ = TimePoint::max();  ///< when a lingering stopped actor must leave

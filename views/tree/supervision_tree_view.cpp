@@ -30,6 +30,10 @@ SupervisionTreeView::SupervisionTreeView(ActorSelection* selection, ActorControl
 
   tree_ = new QTreeView(this);
   tree_->setModel(model_);
+  // Figures under collapsed rows are signalled when the row opens (see setNotifyExpandedOnly).
+  model_->setNotifyExpandedOnly(true);
+  connect(tree_, &QTreeView::expanded, this, [this](const QModelIndex& i) { model_->setExpanded(i, true); });
+  connect(tree_, &QTreeView::collapsed, this, [this](const QModelIndex& i) { model_->setExpanded(i, false); });
   tree_->setUniformRowHeights(true);
   tree_->setAlternatingRowColors(true);
   tree_->setSelectionMode(QAbstractItemView::SingleSelection);
