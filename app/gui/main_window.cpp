@@ -412,11 +412,13 @@ void MainWindow::refreshViews() {
   // A frozen picture (pause) or a stopped session is shown at once, whatever the intervals.
   const bool immediate = paused() || !session_->running();
   // A big system's tables and tree are slower to refresh, and nobody reads 10,000 rows four
-  // times a second: those views slow down to twice their interval.
+  // times a second: those views slow down to twice their interval, and at most one of them
+  // refreshes per frame (the others wait a frame or two), so that their costs never add up.
   const bool big = state.actors().size() > 2000;
+  bool heavyDone = false;
   for (View& v : views_) {
     const bool heavy = v.widget == tree_ || v.widget == graph_ || v.widget == actors_ || v.widget == warnings_;
-    if (!immediate && now - v.lastMs < v.intervalMs * (big && heavy ? 2 : 1)) {
+    if (!immediate && (now - v.lastMs < v.intervalMs * (big && heavy ? 2 : 1) || (big && heavy && heavyDone))) {
       v.dirty = true;
       continue;
     }
@@ -425,6 +427,7 @@ void MainWindow::refreshViews() {
       QElapsedTimer vt;
       vt.start();
       refreshView(v, state);
+      if (heavy) heavyDone = true;
       if (trace) std::fprintf(stderr, "%s %.2f ms\n", qPrintable(v.id), vt.nsecsElapsed() / 1e6);
     } else {
       v.dirty = true;
