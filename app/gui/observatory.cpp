@@ -83,8 +83,13 @@ Choices parse(std::vector<std::string> args, const Workloads& workloads) {
   std::vector<std::string> runtimes;
   for (const auto& r : runtime_names())
     if (r != "manual") runtimes.push_back(r);
-  if (std::find(runtimes.begin(), runtimes.end(), c.runtime) == runtimes.end())
-    throw a.error("the observatory runs on " + joined(runtimes) + ", not \"" + c.runtime + "\"");
+  if (std::find(runtimes.begin(), runtimes.end(), c.runtime) == runtimes.end()) {
+    std::string list;
+    for (std::size_t i = 0; i < runtimes.size(); ++i) list += (i == 0 ? "" : i + 1 == runtimes.size() ? " or " : ", ") + runtimes[i];
+    std::string why = "the observatory runs actors on " + list + ", not \"" + c.runtime + "\"";
+    if (c.runtime == "manual") why += " (the manual runtime only moves when a test steps it)";
+    throw a.error(why);
+  }
   return c;
 }
 

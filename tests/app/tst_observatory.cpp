@@ -5,6 +5,7 @@
 #include "office_workload.hpp"
 
 #include "gui/main_window.hpp"
+#include "gui/observatory.hpp"
 #include "gui/screenshots.hpp"
 
 #include "actors/actors_table_model.hpp"
@@ -240,6 +241,24 @@ class TestObservatory : public QObject {
     }
     QVERIFY(files.last().endsWith(QStringLiteral("window.png")));
     QCOMPARE(QImage(files.last()).size(), gui::MainWindow::kDefaultSize);
+  }
+
+  void every_usage_mistake_gets_a_message_and_exit_code_2() {
+    char prog[] = "actorscope";
+    char* argv[] = {prog, nullptr};
+    const gui::Workloads w{office::workload()};
+    for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+             {"--scenario", "nope"},
+             {"--runtime", "manual"},
+             {"--runtime", "tokio"},
+             {"--theme", "purple"},
+             {"--threads", "0"},
+             {"--seconds", "3"},
+             {"--frobnicate"},
+             {"--screenshot", "/proc/actorscope-cannot-be-here"},
+         }) {
+      QCOMPARE(gui::runObservatory(1, argv, args, w), 2);
+    }
   }
 
   void a_screenshot_directory_that_cannot_be_written_is_refused() {
