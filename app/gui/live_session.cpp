@@ -288,10 +288,6 @@ std::unique_ptr<observe::EventCollector> LiveSession::makeCollector(std::uint32_
   return std::make_unique<observe::EventCollector>(options);
 }
 
-void LiveSession::fold(std::vector<observe::Event>& batch, bool dedupe) {
-  for (observe::Event& e : batch) foldOne(e, dedupe);
-}
-
 bool LiveSession::foldOne(observe::Event& e, bool dedupe) {
   if (dedupe && redundant(e)) return false;
   e.seq = ++seq_;

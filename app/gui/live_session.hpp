@@ -1,8 +1,9 @@
 // LiveSession: a running System observed for the views. Engine threads only write events into an
 // EventCollector; a QTimer on the UI thread drains it at most ~30 times a second (every event since
-// the last drain, in one batch), polls exact per-actor counters every 100 ms (StatsPoller +
-// StatsBucketer), folds both into a SystemState, and emits updated() once per batch. It also
-// carries out the views' actor actions (stop, kill, demo message) on the System.
+// the last drain, in one batch); a thread of its own polls the exact per-actor counters every
+// 100 ms (StatsPoller + StatsBucketer); the UI thread folds both into a SystemState, a few ms at a
+// time, and emits updated() once per batch. It adapts the message sampling to the message rate,
+// and carries out the views' actor actions (stop, kill, demo message) on the System.
 #pragma once
 
 #include "gui/workload.hpp"
@@ -22,10 +23,10 @@
 
 #include <condition_variable>
 #include <deque>
-#include <mutex>
-#include <thread>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 namespace actorscope::gui {
@@ -42,7 +43,7 @@ struct SessionConfig {
   std::uint64_t seed = 1;
   /// One message in this many (per receiving actor) becomes a sent/handled event pair for the
   /// message flow and the latency histograms, to start with: sparse, so that a busy system does not
-  /// flood the UI before the first adaptation (0.4 s in) has measured its rate. Counters stay
+  /// flood the UI before the first adaptation (0.5 s in) has measured its rate. Counters stay
   /// exact whatever it is.
   std::uint32_t sampleEvery = 4096;
   /// Adapt the sampling so that the UI takes about `eventBudget` events a second: a quiet system
@@ -132,9 +133,8 @@ class LiveSession : public QObject, public views::ActorControl {
   void startStatsThread();
   void stopStatsThread();
   std::unique_ptr<observe::EventCollector> makeCollector(std::uint32_t sampleEvery, bool timing) const;
-  /// Folds a batch; with `dedupe`, events that repeat what the state already says are skipped
-  /// (a new collector's view of the present, the overlap of two collectors).
-  void fold(std::vector<observe::Event>& batch, bool dedupe);
+  /// Folds one event; with `dedupe`, an event that repeats what the state already says is skipped
+  /// (a new collector's view of the present, the overlap of two collectors). True if folded.
   bool foldOne(observe::Event& event, bool dedupe);
   /// Takes the stats thread's polls into polls_ (counting what they handled, for the rates).
   void takePolls();

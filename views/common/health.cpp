@@ -5,8 +5,6 @@
 #include <QPainter>
 #include <QPixmap>
 
-#include <cmath>
-
 namespace actorscope::views {
 
 Health healthOf(const observe::ActorRecord& a) {
