@@ -62,8 +62,8 @@ EventLogView::EventLogView(ActorSelection* selection, ActorControl* control, QWi
   table_->horizontalHeader()->setHighlightSections(false);
   const int digit = table_->fontMetrics().horizontalAdvance(QLatin1Char('0'));
   table_->setColumnWidth(EventLogModel::TimeColumn, 8 * digit + 10);
-  table_->setColumnWidth(EventLogModel::KindColumn, 16 * digit);
-  table_->setColumnWidth(EventLogModel::ActorColumn, 19 * digit);
+  table_->setColumnWidth(EventLogModel::KindColumn, 19 * digit);
+  table_->setColumnWidth(EventLogModel::ActorColumn, 18 * digit);
   table_->setColumnWidth(EventLogModel::PeerColumn, 14 * digit);
 
   search_ = new SearchField(QStringLiteral("Search events (actor, kind, reason…)"), this);

@@ -87,7 +87,8 @@ void MessageFlowModel::update(const observe::SystemState& state) {
     if (!id.is_valid()) {
       l.name = "outside";
     } else if (const observe::ActorRecord* a = state.actor(id)) {
-      l.name = displayName(*a);
+      // A child of the focus is named under it ("clerk-7" beside "desk-a"): lanes are narrow.
+      l.name = focus_.is_valid() && a->parent == focus_ ? nameUnder(*a, state.actor(focus_)) : displayName(*a);
     } else {
       l.name = "actor " + id.to_string();
     }
