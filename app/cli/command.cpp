@@ -8,21 +8,34 @@
 #include <cstdio>
 #include <exception>
 #include <iostream>
+#include <vector>
 
 namespace actorscope::cli {
 
 int run_runtimes(std::vector<std::string> args);
+// The other commands, each in its own file (app/cli/<name>_command.cpp).
+const Command& scenarios_command();
+const Command& record_command();
+const Command& inspect_command();
+const Command& export_command();
 
 namespace {
 
 int run_help(std::vector<std::string> args);
 
-constexpr Command kCommands[] = {
-    {"help", "show the commands, or one command's usage", "usage: actorscope help [COMMAND]\n", run_help},
-    {"runtimes", "list the runtimes this build can run actors on",
-     "usage: actorscope runtimes\n\nPrints the runtime names that make_runtime() and --runtime accept.\n",
-     run_runtimes},
-};
+const std::vector<Command>& table() {
+  static const std::vector<Command> list = {
+      {"help", "show the commands, or one command's usage", "usage: actorscope help [COMMAND]\n", run_help},
+      {"runtimes", "list the runtimes this build can run actors on",
+       "usage: actorscope runtimes\n\nPrints the runtime names that make_runtime() and --runtime accept.\n",
+       run_runtimes},
+      scenarios_command(),
+      record_command(),
+      inspect_command(),
+      export_command(),
+  };
+  return list;
+}
 
 void print_overview(std::FILE* to) {
   std::fprintf(to, "usage: actorscope [COMMAND] [OPTIONS]\n\nCommands:\n");
@@ -61,7 +74,7 @@ int run_runtimes(std::vector<std::string> args) {
   return 0;
 }
 
-std::span<const Command> commands() { return kCommands; }
+std::span<const Command> commands() { return table(); }
 
 int dispatch(std::vector<std::string> argv) {
   if (argv.empty() || argv.front() == "--help" || argv.front() == "-h") {

@@ -19,13 +19,16 @@ SystemCore::~SystemCore() {
   shutdown(std::chrono::seconds(10));
   // Observers may outlive the System: they must forget it.
   std::lock_guard lk(observers_m_);
+  std::vector<observe::Observer*> let_go;
   if (ObserverSet* cur = observer_set_.load(std::memory_order_acquire)) {
-    for (observe::Observer* o : cur->observers) {
+    let_go = cur->observers;
+    for (observe::Observer* o : let_go) {
       std::lock_guard olk(o->systems_m_);
       std::erase(o->systems_, this);
     }
   }
   publish_observers({});
+  for (observe::Observer* o : let_go) o->on_detach(owner_);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -480,12 +483,22 @@ void SystemCore::attach(observe::Observer& observer) {
   if (ObserverSet* cur = observer_set_.load(std::memory_order_acquire)) list = cur->observers;
   if (std::find(list.begin(), list.end(), &observer) != list.end())
     throw std::logic_error("actorscope: this observer is already attached to the System");
-  list.push_back(&observer);
-  {
-    std::lock_guard olk(observer.systems_m_);
-    observer.systems_.push_back(this);
+  observer.on_attach(owner_);  // may throw: nothing is attached yet
+  try {
+    list.push_back(&observer);
+    {
+      std::lock_guard olk(observer.systems_m_);
+      observer.systems_.push_back(this);
+    }
+    publish_observers(std::move(list));
+  } catch (...) {  // no memory: undo, so the observer hears on_detach for its on_attach
+    {
+      std::lock_guard olk(observer.systems_m_);
+      std::erase(observer.systems_, this);
+    }
+    observer.on_detach(owner_);
+    throw;
   }
-  publish_observers(std::move(list));
 
   // The present, for this observer only: it may arrive after live events about the same actors,
   // which the fold tolerates (spawned only fills in; statuses only move forward).
@@ -586,6 +599,7 @@ bool SystemCore::detach(observe::Observer& observer) noexcept {
   } catch (...) {  // no memory for the smaller set: stop observing altogether rather than fail
     publish_observers({});
   }
+  observer.on_detach(owner_);
   return true;
 }
 

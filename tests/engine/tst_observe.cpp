@@ -521,6 +521,10 @@ class TestObserve : public QObject {
     // stopping it then makes its counters final.
     QCOMPARE(ok1.call(as::rpc<Total>, kTimeout).get().value(), 7);
     QVERIFY(ok1.stop_and_wait(kTimeout, "enough"));
+    // Nothing else waits for ok2 to start (on qt its post_start runs on another thread whenever
+    // that thread gets to it); a call is handled only after post_start, so its reply means ok2's
+    // `started` has been emitted.
+    QCOMPARE(ok2.call(as::rpc<Total>, kTimeout).get().value(), 0);
     fold();
     fold();  // a second pass releases what the first one held back
 

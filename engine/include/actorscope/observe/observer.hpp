@@ -10,9 +10,12 @@
 #include <string_view>
 #include <vector>
 
-namespace actorscope::detail {
+namespace actorscope {
+class System;
+namespace detail {
 class SystemCore;
 }
+}  // namespace actorscope
 
 namespace actorscope::observe {
 
@@ -59,6 +62,16 @@ class Observer {
   /// Detaches from every System this observer is attached to. Once it returns, on_event is not
   /// running and will not be called again.
   void detach_all() noexcept;
+
+  /// Called by System::attach before any event reaches this observer, on the attaching thread; a
+  /// throw cancels the attach. For an observer that also reads the System itself (a recorder polls
+  /// its exact counters with a StatsPoller).
+  virtual void on_attach(System& system) { (void)system; }
+  /// Called once `system` has let this observer go (detach, or the System's destruction, which
+  /// comes after its shutdown, so final counters are in), when on_event is no longer running for
+  /// it. During the System's destruction only its runtime and its counters may still be read. Must
+  /// not attach or detach observers.
+  virtual void on_detach(System& system) noexcept { (void)system; }
 
  private:
   friend class actorscope::detail::SystemCore;

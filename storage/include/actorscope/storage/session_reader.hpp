@@ -1,0 +1,143 @@
+// SessionReader: the replay side of a recording. It opens a file read-only, lists its sessions,
+// gives the SystemState at any time (from the nearest keyframe, then folding what follows), and
+// streams events with filters. Every problem with the file is a RecordingError; it never crashes.
+#pragma once
+
+#include <actorscope/observe/event.hpp>
+#include <actorscope/observe/system_state.hpp>
+#include <actorscope/storage/recording_error.hpp>
+#include <actorscope/storage/recording_format.hpp>
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace actorscope {
+
+namespace storage {
+class Database;
+}
+
+/// One row of the sessions table.
+struct SessionInfo {
+  std::int64_t id = 0;
+  /// Wall-clock times. ended_at is empty when the session did not end cleanly: the recording
+  /// process died (or is still recording; updated_at says when it last wrote).
+  std::chrono::system_clock::time_point started_at{};
+  std::optional<std::chrono::system_clock::time_point> ended_at;
+  std::chrono::system_clock::time_point updated_at{};
+  std::string runtime;
+  std::uint32_t threads = 0;
+  std::string scenario;  ///< "" when none was given
+  std::optional<std::uint64_t> seed;
+  Detail detail = Detail::sampled;
+  /// Message events kept: one in this many (0 at Detail::lifecycle, which keeps none).
+  std::uint32_t sample_every = 0;
+  Duration stats_interval{};
+  std::uint64_t keyframe_every = 0;
+  /// The session's span on the runtime's clock: when recording began, and the last item written.
+  TimePoint start_time{};
+  TimePoint end_time{};
+  std::uint64_t events_recorded = 0;
+  std::uint64_t events_dropped = 0;
+  /// "actorscope 0.1.0": the program that wrote it.
+  std::string recorder;
+
+  bool ended_cleanly() const noexcept { return ended_at.has_value(); }
+  Duration duration() const noexcept { return end_time - start_time; }
+};
+
+/// One row of the actors table: an actor's identity and how it ended.
+struct ActorInfo {
+  ActorId id{};
+  std::string name;
+  std::string type_name;
+  ActorId parent{};
+  std::uint32_t thread = 0;
+  TimePoint spawned{};
+  std::optional<TimePoint> stopped;
+  std::optional<ExitKind> exit_kind;
+  std::string exit_reason;
+};
+
+/// Which events to stream. Empty lists mean "all".
+struct EventFilter {
+  TimePoint from = TimePoint::min();
+  TimePoint to = TimePoint::max();
+  /// Events whose actor or peer is one of these.
+  std::vector<ActorId> actors{};
+  std::vector<observe::EventKind> kinds{};
+};
+
+class SessionReader {
+ public:
+  struct Options {
+    /// How long to wait for another connection's lock before reporting RecordingError::locked.
+    std::chrono::milliseconds busy_timeout{2000};
+  };
+
+  /// Opens `file` read-only and checks that it is a recording this build can read. Throws
+  /// RecordingError: cannot_open, not_sqlite, not_a_recording, too_new, corrupt or locked.
+  explicit SessionReader(std::filesystem::path file) : SessionReader(std::move(file), Options{}) {}
+  SessionReader(std::filesystem::path file, Options options);
+  ~SessionReader();
+  SessionReader(SessionReader&&) noexcept;
+  SessionReader& operator=(SessionReader&&) noexcept;
+
+  const std::filesystem::path& file() const noexcept { return file_; }
+  int format_version() const noexcept { return format_; }
+
+  /// Runs SQLite's integrity check over the whole file (it reads every page: slower than opening).
+  /// Throws RecordingError (corrupt) naming the first problem found.
+  void verify() const;
+
+  /// Every session, oldest first.
+  std::vector<SessionInfo> sessions() const;
+  /// Throws RecordingError (no_such_session) when there is no such session.
+  SessionInfo session(std::int64_t id) const;
+
+  /// The actors a session saw, by id.
+  std::vector<ActorInfo> actors(std::int64_t session) const;
+  /// Events recorded, by kind (indexed by observe::EventKind).
+  std::array<std::uint64_t, observe::kEventKindCount> event_counts(std::int64_t session) const;
+
+  struct StateOptions {
+    /// Start from the nearest keyframe (fast). Off: fold everything from the session's start,
+    /// which gives the same state; tests compare the two.
+    bool use_keyframes = true;
+  };
+  /// The state at time `t` (runtime clock): the fold of every event and statistics poll with a
+  /// time at or before t, in recording order, started from the latest keyframe that covers only
+  /// such items. state_at(session, TimePoint::max()) is the state at the end.
+  observe::SystemState state_at(std::int64_t session, TimePoint t) const { return state_at(session, t, StateOptions{}); }
+  observe::SystemState state_at(std::int64_t session, TimePoint t, StateOptions options) const;
+
+  /// Streams a session's events in order (seq) through `visit` until it returns false.
+  void for_each_event(std::int64_t session, const EventFilter& filter,
+                      const std::function<bool(const observe::Event&)>& visit) const;
+  /// The same, collected; at most `limit` events.
+  std::vector<observe::Event> events(std::int64_t session, const EventFilter& filter = {},
+                                     std::size_t limit = static_cast<std::size_t>(-1)) const;
+
+  /// The exact statistics buckets of a session with bucket end in [from, to], in recording order.
+  std::vector<observe::StatsSample> stats(std::int64_t session, TimePoint from = TimePoint::min(),
+                                          TimePoint to = TimePoint::max()) const;
+
+ private:
+  template <class F>
+  auto guarded(F&& f) const -> decltype(f());
+  std::uint64_t last_seq_at(std::int64_t session, TimePoint t, std::uint64_t after) const;
+
+  std::filesystem::path file_;
+  Options options_;
+  std::unique_ptr<storage::Database> db_;
+  int format_ = 0;
+};
+
+}  // namespace actorscope

@@ -1,0 +1,601 @@
+// Recorder: engine threads hand events to an EventCollector; the writer thread drains it every
+// flush interval into one transaction, folds the same events into a SystemState (for keyframes and
+// the live picture), and polls exact per-actor statistics. See docs/RECORDING-FORMAT.md for what
+// lands in which table, and why the stream can be replayed to the same state.
+#include <actorscope/observe/stats_poller.hpp>
+#include <actorscope/storage/recorder.hpp>
+#include <actorscope/system.hpp>
+
+#include "database.hpp"
+#include "event_rows.hpp"
+#include "schema.hpp"
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <deque>
+#include <fstream>
+#include <system_error>
+#include <vector>
+
+#ifndef ACTORSCOPE_VERSION
+#define ACTORSCOPE_VERSION "unknown"
+#endif
+
+namespace actorscope {
+
+std::string_view to_string(Detail detail) noexcept {
+  switch (detail) {
+    case Detail::lifecycle: return "lifecycle";
+    case Detail::sampled: return "sampled";
+    case Detail::full: return "full";
+  }
+  return "unknown";
+}
+
+std::optional<Detail> detail_from_string(std::string_view name) noexcept {
+  for (Detail d : {Detail::lifecycle, Detail::sampled, Detail::full})
+    if (to_string(d) == name) return d;
+  return std::nullopt;
+}
+
+namespace storage {
+
+namespace {
+
+std::int64_t wall_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+observe::Interest interest_for(const RecorderOptions& o) {
+  switch (o.detail) {
+    case Detail::lifecycle: return {};
+    case Detail::sampled:
+      return {.messages = true, .timing = true, .type_names = true, .sample_every = std::max<std::uint32_t>(1, o.sample_every)};
+    case Detail::full: return {.messages = true, .timing = true, .type_names = true, .sample_every = 1};
+  }
+  return {};
+}
+
+bool changes_actor_row(observe::EventKind k) {
+  using K = observe::EventKind;
+  return k == K::spawned || k == K::linked || k == K::unlinked || k == K::stopped || k == K::failed || k == K::killed;
+}
+
+}  // namespace
+
+/// What attach asks the writer to start a session with.
+struct SessionStart {
+  std::string runtime;
+  std::uint32_t threads = 0;
+  TimePoint t0{};
+};
+
+/// The last poll, taken by on_detach once no more events can come.
+struct SessionClose {
+  std::vector<observe::StatsSample> samples;
+  TimePoint t{};
+};
+
+/// The writer thread's state. Requests and their answers are guarded by Recorder::m_; everything
+/// else belongs to the writer thread (and to the constructor and destructor, before and after it).
+struct RecorderWriter {
+  explicit RecorderWriter(Recorder& r) : rec(r) {}
+
+  Recorder& rec;
+  std::unique_ptr<Database> db;
+  static constexpr int kBulkRows = 32;
+  Statement insert_session, update_session, end_session, insert_event, insert_events, upsert_actor, insert_poll,
+      insert_stats, insert_keyframe;
+
+  // -- requests (Recorder::m_) --
+  std::optional<SessionStart> start;
+  std::optional<SessionClose> close;
+  bool stop = false;
+  bool start_done = false;
+  bool close_done = false;
+  std::exception_ptr start_error;
+  std::optional<std::string> error;
+
+  // -- the session being written (writer thread) --
+  bool active = false;
+  bool failed = false;
+  std::int64_t session = 0;
+  std::uint64_t seq = 0;
+  std::uint64_t polls = 0;
+  std::int64_t last_event_ns = 0;
+  std::int64_t max_item_ns = 0;
+  std::uint64_t dropped_in_polls = 0;
+  std::uint64_t lost = 0;
+  std::chrono::steady_clock::time_point next_poll{};
+  std::vector<observe::Event> batch;
+  struct PendingPoll {
+    SessionClose poll;
+    std::uint64_t dropped_total = 0;
+    int drains_left = 0;
+  };
+  std::deque<PendingPoll> pending;
+  struct Orphan {
+    observe::StatsSample sample;
+    int tries = 0;
+  };
+  std::vector<Orphan> orphans;
+
+  void prepare() {
+    insert_session = db->prepare(
+        "INSERT INTO sessions(started_at, updated_at, runtime, threads, scenario, seed, detail, sample_every, "
+        "stats_interval_ns, keyframe_every, start_t_ns, end_t_ns, recorder) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    update_session = db->prepare(
+        "UPDATE sessions SET updated_at = ?, end_t_ns = ?, events_recorded = ?, events_dropped = ? WHERE id = ?");
+    end_session = db->prepare("UPDATE sessions SET ended_at = ? WHERE id = ?");
+    insert_event = db->prepare(insert_events_sql(1));
+    insert_events = db->prepare(insert_events_sql(kBulkRows));
+    upsert_actor = db->prepare(
+        "INSERT OR REPLACE INTO actors(session_id, actor_id, name, type_name, parent_id, thread, spawned_ns, "
+        "stopped_ns, exit_kind, exit_reason) VALUES (?,?,?,?,?,?,?,?,?,?)");
+    insert_poll = db->prepare("INSERT INTO stats_polls(session_id, poll, t_ns, after_seq, dropped) VALUES (?,?,?,?,?)");
+    insert_stats = db->prepare(
+        "INSERT INTO actor_stats(session_id, poll, actor_id, bucket_ns, handled, sent, mailbox_depth, mailbox_max, "
+        "queue_ns_sum, handle_ns_sum) VALUES (?,?,?,?,?,?,?,?,?,?)");
+    insert_keyframe =
+        db->prepare("INSERT OR REPLACE INTO keyframes(session_id, seq, poll, t_ns, state) VALUES (?,?,?,?,?)");
+  }
+
+  void begin_transaction() { db->exec("BEGIN IMMEDIATE"); }
+  void commit() { db->exec("COMMIT"); }
+  void rollback() noexcept {
+    try {
+      db->exec("ROLLBACK");
+    } catch (...) {  // nothing was open, or the connection is gone: either way nothing to undo
+    }
+  }
+
+  void write_keyframe() {
+    std::string image = rec.state_.serialize();  // the caller holds state_m_
+    insert_keyframe.bind(1, session);
+    insert_keyframe.bind(2, static_cast<std::int64_t>(seq));
+    insert_keyframe.bind(3, static_cast<std::int64_t>(polls));
+    insert_keyframe.bind(4, max_item_ns);
+    insert_keyframe.bind_blob(5, image);
+    insert_keyframe.run();
+  }
+
+  void write_actor(const observe::ActorRecord& a) {
+    upsert_actor.bind(1, session);
+    upsert_actor.bind(2, static_cast<std::int64_t>(a.id.pid));
+    upsert_actor.bind_or_null(3, std::string_view(a.name));
+    upsert_actor.bind_or_null(4, std::string_view(a.type_name));
+    upsert_actor.bind_or_null(5, static_cast<std::int64_t>(a.parent.pid));
+    upsert_actor.bind(6, static_cast<std::int64_t>(a.thread));
+    upsert_actor.bind(7, observe::to_ns(a.spawned));
+    if (a.exit_kind) {
+      upsert_actor.bind(8, observe::to_ns(a.stopped));
+      upsert_actor.bind(9, to_string(*a.exit_kind));
+      upsert_actor.bind(10, std::string_view(a.exit_reason));
+    } else {
+      upsert_actor.bind_null(8);
+      upsert_actor.bind_null(9);
+      upsert_actor.bind_null(10);
+    }
+    upsert_actor.run();
+  }
+
+  void begin_session(const SessionStart& s) {
+    const RecorderOptions& o = rec.options_;
+    const std::int64_t now = wall_ns();
+    const std::int64_t t0 = observe::to_ns(s.t0);
+    begin_transaction();
+    try {
+      insert_session.bind(1, now);
+      insert_session.bind(2, now);
+      insert_session.bind(3, std::string_view(s.runtime));
+      insert_session.bind(4, static_cast<std::int64_t>(s.threads));
+      insert_session.bind_or_null(5, std::string_view(o.scenario));
+      if (o.seed) {
+        insert_session.bind(6, static_cast<std::int64_t>(*o.seed));
+      } else {
+        insert_session.bind_null(6);
+      }
+      insert_session.bind(7, to_string(o.detail));
+      insert_session.bind(8, static_cast<std::int64_t>(rec.interest_.messages ? rec.interest_.sample_every : 0));
+      insert_session.bind(9, observe::to_ns(o.stats_interval));
+      insert_session.bind(10, static_cast<std::int64_t>(o.keyframe_every));
+      insert_session.bind(11, t0);
+      insert_session.bind(12, t0);
+      insert_session.bind(13, std::string_view("actorscope " ACTORSCOPE_VERSION));
+      insert_session.run();
+      session = sqlite3_last_insert_rowid(db->handle());
+      seq = 0;
+      polls = 0;
+      last_event_ns = t0;
+      max_item_ns = t0;
+      dropped_in_polls = 0;
+      lost = 0;
+      orphans.clear();
+      failed = false;
+      {
+        std::lock_guard lk(rec.state_m_);
+        rec.state_ = observe::SystemState(o.limits);
+        write_keyframe();  // seq 0: the empty state, so every time has a keyframe at or before it
+      }
+      commit();
+    } catch (...) {
+      rollback();
+      throw;
+    }
+    active = true;
+    next_poll = std::chrono::steady_clock::now() + o.stats_interval;
+    rec.session_.store(session, std::memory_order_relaxed);
+    rec.recorded_.store(0, std::memory_order_relaxed);
+    rec.dropped_.store(0, std::memory_order_relaxed);
+    rec.polls_.store(0, std::memory_order_relaxed);
+    rec.recording_.store(true, std::memory_order_release);
+  }
+
+  /// One poll: its buckets, and the events dropped since the previous one. Empty polls are skipped.
+  /// A bucket for an actor the fold does not know yet (its spawned event still on the way) waits
+  /// for a later poll, up to three, and is written with that one: the table keeps every bucket, and
+  /// a reader folds them exactly where the recorder did.
+  void write_poll(TimePoint t, const std::vector<observe::StatsSample>& samples, std::uint64_t dropped_total,
+                  bool last) {
+    std::vector<observe::StatsSample> now;
+    std::vector<Orphan> still;
+    for (Orphan& o : orphans) {
+      if (last || o.tries >= 3 || rec.state_.actor(o.sample.actor) != nullptr) {
+        now.push_back(o.sample);
+      } else {
+        ++o.tries;
+        still.push_back(o);
+      }
+    }
+    for (const observe::StatsSample& x : samples) {
+      // Behind an earlier bucket of the same actor that is still waiting, this one waits too.
+      const bool behind = std::any_of(still.begin(), still.end(), [&](const Orphan& o) { return o.sample.actor == x.actor; });
+      if (!last && (behind || rec.state_.actor(x.actor) == nullptr)) {
+        still.push_back({x, 0});
+      } else {
+        now.push_back(x);
+      }
+    }
+    orphans = std::move(still);
+
+    const std::uint64_t dropped = dropped_total - std::min(dropped_total, dropped_in_polls);
+    if (now.empty() && dropped == 0) return;
+    ++polls;
+    const std::int64_t t_ns = observe::to_ns(t);
+    insert_poll.bind(1, session);
+    insert_poll.bind(2, static_cast<std::int64_t>(polls));
+    insert_poll.bind(3, t_ns);
+    insert_poll.bind(4, static_cast<std::int64_t>(seq));
+    insert_poll.bind(5, static_cast<std::int64_t>(dropped));
+    insert_poll.run();
+    for (const observe::StatsSample& x : now) {
+      insert_stats.bind(1, session);
+      insert_stats.bind(2, static_cast<std::int64_t>(polls));
+      insert_stats.bind(3, static_cast<std::int64_t>(x.actor.pid));
+      insert_stats.bind(4, observe::to_ns(x.end));
+      insert_stats.bind(5, static_cast<std::int64_t>(x.handled));
+      insert_stats.bind(6, static_cast<std::int64_t>(x.sent));
+      insert_stats.bind(7, static_cast<std::int64_t>(x.mailbox_depth));
+      insert_stats.bind(8, static_cast<std::int64_t>(x.mailbox_max));
+      insert_stats.bind(9, observe::to_ns(x.queue_time));
+      insert_stats.bind(10, observe::to_ns(x.handling_time));
+      insert_stats.run();
+      rec.state_.apply(x);
+    }
+    rec.state_.add_dropped(dropped);
+    dropped_in_polls += dropped;
+    max_item_ns = std::max(max_item_ns, t_ns);
+  }
+
+  /// Drains what is ready (everything, when closing), polls when due, and writes it all in one
+  /// transaction.
+  void step(SessionClose* closing) {
+    observe::EventCollector& collector = *rec.collector_;
+    batch.clear();
+    collector.drain(batch, closing != nullptr);
+    const std::uint64_t dropped_total = collector.dropped();
+
+    // A poll waits two drains before it is folded. Every actor it has counts for was spawned (its
+    // spawned event in a buffer) before the poll read them; the collector hands out everything
+    // that was in a buffer within two drains. So the fold knows every actor of a poll it applies,
+    // and no bucket is lost to an actor the fold has not heard of yet.
+    for (PendingPoll& p : pending) --p.drains_left;
+    if (closing != nullptr) {
+      pending.push_back({std::move(*closing), dropped_total, 0});
+      for (PendingPoll& p : pending) p.drains_left = 0;  // the flush released everything
+    } else if (const auto now = std::chrono::steady_clock::now(); now >= next_poll) {
+      next_poll = std::max(next_poll + rec.options_.stats_interval, now);
+      std::lock_guard lk(rec.poll_m_);
+      if (rec.poller_) {
+        PendingPoll p;
+        p.poll.t = rec.runtime_->now();
+        p.poll.samples = rec.bucketer_.update(rec.poller_->poll(), p.poll.t);
+        p.dropped_total = dropped_total;
+        p.drains_left = 2;
+        pending.push_back(std::move(p));
+      }
+    }
+
+    if (!failed) {
+      try {
+        write(dropped_total, closing != nullptr);
+      } catch (const SqliteError& e) {
+        rollback();
+        fail(recording_error(rec.file_, e).what());
+      } catch (const std::exception& e) {
+        rollback();
+        fail(e.what());
+      }
+    } else {
+      lost += batch.size();
+      pending.clear();  // nothing is written any more
+    }
+    rec.dropped_.store(dropped_total + lost, std::memory_order_relaxed);
+    if (closing != nullptr) {
+      pending.clear();
+      orphans.clear();
+      active = false;
+      rec.recording_.store(false, std::memory_order_release);
+    }
+  }
+
+  void write(std::uint64_t dropped_total, bool closing) {
+    const std::uint64_t keyframe_every = std::max<std::uint64_t>(1, rec.options_.keyframe_every);
+    begin_transaction();
+    {
+      std::lock_guard lk(rec.state_m_);
+      for (observe::Event& e : batch) {
+        // Times only move forward in a session, so that "the events up to t" is a range of seq.
+        // Threads stamp their events just before they are ordered, so a step back is microseconds.
+        std::int64_t t = observe::to_ns(e.time);
+        if (t < last_event_ns) {
+          t = last_event_ns;
+          e.time = observe::time_from_ns(t);
+        }
+        last_event_ns = t;
+        max_item_ns = std::max(max_item_ns, t);
+        ++seq;
+        e.seq = seq;
+        rec.state_.apply(e);
+        if (changes_actor_row(e.kind))
+          if (const observe::ActorRecord* a = rec.state_.actor(e.actor)) write_actor(*a);
+        if (seq % keyframe_every == 0) write_keyframe();
+      }
+      // The rows, many per statement (the order of writes inside one transaction does not matter).
+      std::size_t i = 0;
+      for (; i + kBulkRows <= batch.size(); i += kBulkRows) {
+        for (int r = 0; r < kBulkRows; ++r) bind_event(insert_events, r * kEventParams, session, batch[i + r]);
+        insert_events.run();
+      }
+      for (; i < batch.size(); ++i) {
+        bind_event(insert_event, 0, session, batch[i]);
+        insert_event.run();
+      }
+      while (!pending.empty() && pending.front().drains_left <= 0) {
+        write_poll(pending.front().poll.t, pending.front().poll.samples, pending.front().dropped_total,
+                   closing && pending.size() == 1);
+        pending.pop_front();
+      }
+      if (closing) write_keyframe();
+    }
+    const std::int64_t now = wall_ns();
+    update_session.bind(1, now);
+    update_session.bind(2, max_item_ns);
+    update_session.bind(3, static_cast<std::int64_t>(seq));
+    update_session.bind(4, static_cast<std::int64_t>(dropped_total));
+    update_session.bind(5, session);
+    update_session.run();
+    if (closing) {
+      end_session.bind(1, now);
+      end_session.bind(2, session);
+      end_session.run();
+    }
+    commit();
+    rec.recorded_.store(seq, std::memory_order_relaxed);
+    rec.polls_.store(polls, std::memory_order_relaxed);
+  }
+
+  void fail(std::string what) {
+    failed = true;
+    lost += batch.size();
+    std::lock_guard lk(rec.m_);
+    if (!error) error = "recording stopped: " + std::move(what);
+  }
+};
+
+}  // namespace storage
+
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+void remove_recording_files(const std::filesystem::path& file) {
+  std::error_code ec;
+  for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
+    std::filesystem::path p = file;
+    p += suffix;
+    std::filesystem::remove(p, ec);
+  }
+}
+
+}  // namespace
+
+Recorder::Recorder(std::filesystem::path file, RecorderOptions options)
+    : file_(std::move(file)), options_(std::move(options)), interest_(storage::interest_for(options_)) {
+  using Kind = RecordingError::Kind;
+  std::error_code ec;
+  const bool exists = std::filesystem::exists(file_, ec);
+  if (exists) {
+    if (std::filesystem::is_directory(file_, ec))
+      throw RecordingError(Kind::cannot_open, file_,
+                           storage::quoted(file_) + " is a folder; give the recording a file name, e.g. session.db");
+    switch (options_.if_exists) {
+      case RecorderOptions::IfExists::refuse:
+        throw RecordingError(Kind::already_exists, file_,
+                             storage::quoted(file_) +
+                                 " already exists; choose another file name, or allow adding to it or replacing it");
+      case RecorderOptions::IfExists::replace: remove_recording_files(file_); break;
+      case RecorderOptions::IfExists::append: break;
+    }
+  }
+  writer_ = std::make_unique<storage::RecorderWriter>(*this);
+  try {
+    writer_->db = std::make_unique<storage::Database>(file_, storage::Database::Mode::create,
+                                                      static_cast<int>(options_.busy_timeout.count()));
+    storage::Database& db = *writer_->db;
+    // WAL: readers (inspect, the observatory) can read while the recorder writes, and a commit is
+    // durable against a crash of this process without an fsync per batch (synchronous=NORMAL).
+    db.exec("PRAGMA journal_mode = WAL");
+    db.exec("PRAGMA synchronous = NORMAL");
+    db.exec("PRAGMA cache_size = -16384");
+    // Checkpoint (copy the WAL into the file, with an fsync) every 40 MB of log rather than SQLite's
+    // 4 MB: the writer stalls for checkpoints a tenth as often, which is worth about a fifth of its
+    // throughput. The log is checkpointed and removed when the recording is closed.
+    db.exec("PRAGMA wal_autocheckpoint = 10000");
+    storage::create_or_migrate(db, file_);
+    writer_->prepare();
+  } catch (const storage::SqliteError& e) {
+    throw storage::recording_error(file_, e);
+  }
+  thread_ = std::thread([this] { run_writer(); });
+}
+
+Recorder::~Recorder() {
+  detach_all();  // ends an open session (on_detach) before anything here goes away
+  {
+    std::lock_guard lk(m_);
+    writer_->stop = true;
+  }
+  wake_writer_.notify_all();
+  thread_.join();
+  // Leave a finished recording as one self-contained file (the WAL checkpointed into it). If a
+  // reader still has it open, the switch fails and SQLite checkpoints when the last one closes.
+  try {
+    writer_->db->exec("PRAGMA busy_timeout = 200");
+    writer_->db->exec("PRAGMA journal_mode = DELETE");
+  } catch (...) {
+  }
+}
+
+void Recorder::on_event(const observe::Event& event) noexcept { collector_->on_event(event); }
+
+void Recorder::on_attach(System& system) {
+  std::unique_lock lk(m_);
+  if (writer_->active || writer_->start)
+    throw std::logic_error(
+        "actorscope: this Recorder is already recording a System; a Recorder records one System at a time (detach "
+        "it from the other first, or make a second Recorder)");
+  // No System is attached, so no on_event is running: the collector can be replaced.
+  collector_owner_ = std::make_unique<observe::EventCollector>(
+      observe::EventCollector::Options{.interest = interest_, .per_thread_capacity = options_.per_thread_capacity});
+  collector_ = collector_owner_.get();
+  {
+    std::lock_guard plk(poll_m_);
+    poller_ = std::make_unique<observe::StatsPoller>(system);
+    bucketer_ = {};
+    runtime_ = &system.runtime();
+  }
+  writer_->start = storage::SessionStart{std::string(system.runtime().name()), system.runtime().thread_count(),
+                                         system.runtime().now()};
+  writer_->start_done = false;
+  wake_writer_.notify_all();
+  writer_done_.wait(lk, [&] { return writer_->start_done; });
+  if (writer_->start_error) {
+    std::exception_ptr err = std::exchange(writer_->start_error, nullptr);
+    {
+      std::lock_guard plk(poll_m_);
+      poller_.reset();
+      runtime_ = nullptr;
+    }
+    try {
+      std::rethrow_exception(err);
+    } catch (const storage::SqliteError& e) {
+      throw storage::recording_error(file_, e);
+    }
+  }
+}
+
+void Recorder::on_detach(System&) noexcept {
+  storage::SessionClose last;
+  {
+    std::lock_guard plk(poll_m_);
+    if (poller_) {
+      try {
+        last.t = runtime_->now();
+        last.samples = bucketer_.update(poller_->poll(), last.t);
+      } catch (...) {  // no memory for the last poll: the session still ends, without it
+      }
+      poller_.reset();
+    }
+    runtime_ = nullptr;
+  }
+  std::unique_lock lk(m_);
+  if (!writer_->active) return;
+  writer_->close = std::move(last);
+  writer_->close_done = false;
+  wake_writer_.notify_all();
+  writer_done_.wait(lk, [&] { return writer_->close_done; });
+}
+
+void Recorder::run_writer() noexcept {
+  storage::RecorderWriter& w = *writer_;
+  std::unique_lock lk(m_);
+  for (;;) {
+    wake_writer_.wait_for(lk, options_.flush_interval, [&] { return w.stop || w.start || w.close; });
+    std::optional<storage::SessionStart> start = std::exchange(w.start, std::nullopt);
+    std::optional<storage::SessionClose> close = std::exchange(w.close, std::nullopt);
+    const bool stop = w.stop;
+    lk.unlock();
+    if (start) {
+      std::exception_ptr err;
+      try {
+        w.begin_session(*start);
+      } catch (...) {
+        err = std::current_exception();
+      }
+      lk.lock();
+      w.start_error = err;
+      w.start_done = true;
+      writer_done_.notify_all();
+      lk.unlock();
+    }
+    if (w.active) {
+      try {
+        w.step(close ? &*close : nullptr);
+      } catch (...) {  // no memory to drain into: count the session as failed rather than die
+        w.fail("out of memory");
+        if (close) {
+          w.active = false;
+          recording_.store(false, std::memory_order_release);
+        }
+      }
+    }
+    lk.lock();
+    if (close) {
+      w.close_done = true;
+      writer_done_.notify_all();
+    }
+    if (stop && !w.active) return;
+  }
+}
+
+Recorder::Progress Recorder::progress() const {
+  Progress p;
+  p.session = session_.load(std::memory_order_relaxed);
+  p.recording = recording_.load(std::memory_order_acquire);
+  p.events_recorded = recorded_.load(std::memory_order_relaxed);
+  p.events_dropped = dropped_.load(std::memory_order_relaxed);
+  p.stats_polls = polls_.load(std::memory_order_relaxed);
+  std::lock_guard lk(m_);
+  p.error = writer_->error;
+  return p;
+}
+
+observe::SystemState Recorder::state() const {
+  std::lock_guard lk(state_m_);
+  return state_;
+}
+
+}  // namespace actorscope

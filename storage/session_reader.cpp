@@ -1,0 +1,444 @@
+// SessionReader: read-only access to a recording, replay by keyframe plus fold, filtered streaming.
+#include <actorscope/storage/session_reader.hpp>
+
+#include "database.hpp"
+#include "event_rows.hpp"
+#include "schema.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <fstream>
+#include <system_error>
+
+namespace actorscope {
+
+using storage::Database;
+using storage::Statement;
+
+namespace {
+
+using Kind = RecordingError::Kind;
+
+std::chrono::system_clock::time_point wall_from_ns(std::int64_t ns) {
+  return std::chrono::system_clock::time_point(
+      std::chrono::duration_cast<std::chrono::system_clock::duration>(std::chrono::nanoseconds(ns)));
+}
+
+RecordingError corrupt(const std::filesystem::path& file, std::string_view what) {
+  std::string m = storage::quoted(file);
+  m += " is damaged: ";
+  m += what;
+  m += "; record the session again or restore a copy";
+  return {Kind::corrupt, file, m};
+}
+
+std::uint32_t be32(const unsigned char* p) {
+  return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) | std::uint32_t{p[3]};
+}
+
+// Looks at the file before SQLite does: a missing file, a folder, something that is not SQLite,
+// and a file shorter than its own header says (truncated) get their own clear message.
+void check_file(const std::filesystem::path& file) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(file, ec);
+  if (ec || !std::filesystem::exists(status))
+    throw RecordingError(Kind::cannot_open, file,
+                         "cannot open " + storage::quoted(file) + ": there is no such file; check the name and folder");
+  if (std::filesystem::is_directory(status))
+    throw RecordingError(Kind::cannot_open, file,
+                         "cannot open " + storage::quoted(file) + ": it is a folder, not a recording file");
+  const std::uintmax_t size = std::filesystem::file_size(file, ec);
+  std::ifstream in(file, std::ios::binary);
+  if (ec || !in)
+    throw RecordingError(Kind::cannot_open, file,
+                         "cannot open " + storage::quoted(file) + ": it cannot be read; check its permissions");
+  if (size == 0)
+    throw storage::not_a_recording_error(file, "the file is empty");
+  unsigned char h[100] = {};
+  in.read(reinterpret_cast<char*>(h), sizeof h);
+  static constexpr char kMagic[16] = "SQLite format 3";  // with its terminating NUL, as in the file
+  if (static_cast<std::size_t>(in.gcount()) < sizeof kMagic || std::memcmp(h, kMagic, sizeof kMagic) != 0)
+    throw RecordingError(Kind::not_sqlite, file,
+                         storage::quoted(file) +
+                             " is not an SQLite database, so it is not an Actorscope recording (it does not start "
+                             "with the SQLite header); check the file name, or make a recording with 'actorscope "
+                             "record'");
+  if (in.gcount() < static_cast<std::streamsize>(sizeof h))
+    throw corrupt(file, "it ends inside the SQLite header (" + std::to_string(size) + " bytes): it was truncated");
+  std::uint64_t page_size = (std::uint64_t{h[16]} << 8) | h[17];
+  if (page_size == 1) page_size = 65536;
+  const std::uint32_t pages = be32(h + 28);
+  // The header's page count is trustworthy only when "version-valid-for" matches the change counter.
+  if (pages != 0 && be32(h + 92) == be32(h + 24) && size < page_size * pages)
+    throw corrupt(file, "it is shorter than its header says (" + std::to_string(size) + " of " +
+                            std::to_string(page_size * pages) + " bytes): it was truncated, e.g. by an interrupted copy");
+}
+
+}  // namespace
+
+SessionReader::SessionReader(std::filesystem::path file, Options options)
+    : file_(std::move(file)), options_(options) {
+  check_file(file_);
+  try {
+    db_ = std::make_unique<Database>(file_, Database::Mode::read_only, static_cast<int>(options_.busy_timeout.count()));
+    const auto version = storage::read_format_version(*db_, file_);
+    if (!version) throw storage::not_a_recording_error(file_, "it has no meta table with a format_version");
+    if (*version > kRecordingFormatVersion) throw storage::too_new_error(file_, *version);
+    format_ = *version;
+  } catch (const storage::SqliteError& e) {
+    throw storage::recording_error(file_, e);
+  }
+}
+
+SessionReader::~SessionReader() = default;
+SessionReader::SessionReader(SessionReader&&) noexcept = default;
+SessionReader& SessionReader::operator=(SessionReader&&) noexcept = default;
+
+template <class F>
+auto SessionReader::guarded(F&& f) const -> decltype(f()) {
+  try {
+    return f();
+  } catch (const storage::SqliteError& e) {
+    throw storage::recording_error(file_, e);
+  } catch (const observe::StateFormatError& e) {
+    throw corrupt(file_, std::string("a keyframe cannot be read (") + e.what() + ")");
+  } catch (const std::invalid_argument& e) {
+    throw corrupt(file_, e.what());
+  }
+}
+
+void SessionReader::verify() const {
+  guarded([&] {
+    Statement s = db_->prepare("PRAGMA quick_check");
+    std::string problems;
+    int n = 0;
+    while (s.step()) {
+      const std::string_view line = s.text(0);
+      if (line == "ok") continue;
+      if (++n <= 3) {
+        if (!problems.empty()) problems += "; ";
+        problems += line;
+      }
+    }
+    if (n > 0) throw corrupt(file_, "SQLite's integrity check found " + std::to_string(n) + " problem(s): " + problems);
+    return 0;
+  });
+}
+
+namespace {
+
+constexpr const char* kSessionColumns =
+    "SELECT id, started_at, ended_at, updated_at, runtime, threads, scenario, seed, detail, sample_every, "
+    "stats_interval_ns, keyframe_every, start_t_ns, end_t_ns, events_recorded, events_dropped, recorder FROM sessions";
+
+SessionInfo read_session(const Statement& r) {
+  SessionInfo s;
+  s.id = r.int64(0);
+  s.started_at = wall_from_ns(r.int64(1));
+  if (auto e = r.optional_int64(2)) s.ended_at = wall_from_ns(*e);
+  s.updated_at = wall_from_ns(r.int64(3));
+  s.runtime = std::string(r.text(4));
+  s.threads = static_cast<std::uint32_t>(r.int64(5));
+  s.scenario = std::string(r.text(6));
+  if (auto seed = r.optional_int64(7)) s.seed = static_cast<std::uint64_t>(*seed);
+  const std::string_view detail = r.text(8);
+  const auto d = detail_from_string(detail);
+  if (!d) throw std::invalid_argument("session " + std::to_string(s.id) + " has detail \"" + std::string(detail) +
+                                      "\", which is not a detail level");
+  s.detail = *d;
+  s.sample_every = static_cast<std::uint32_t>(r.int64(9));
+  s.stats_interval = observe::duration_from_ns(r.int64(10));
+  s.keyframe_every = static_cast<std::uint64_t>(r.int64(11));
+  s.start_time = observe::time_from_ns(r.int64(12));
+  s.end_time = observe::time_from_ns(r.optional_int64(13).value_or(r.int64(12)));
+  s.events_recorded = static_cast<std::uint64_t>(r.int64(14));
+  s.events_dropped = static_cast<std::uint64_t>(r.int64(15));
+  s.recorder = std::string(r.text(16));
+  return s;
+}
+
+}  // namespace
+
+std::vector<SessionInfo> SessionReader::sessions() const {
+  return guarded([&] {
+    std::vector<SessionInfo> out;
+    Statement s = db_->prepare(std::string(kSessionColumns) + " ORDER BY id");
+    while (s.step()) out.push_back(read_session(s));
+    return out;
+  });
+}
+
+SessionInfo SessionReader::session(std::int64_t id) const {
+  return guarded([&] {
+    Statement s = db_->prepare(std::string(kSessionColumns) + " WHERE id = ?");
+    s.bind(1, id);
+    if (!s.step()) {
+      std::string m = storage::quoted(file_);
+      m += " has no session ";
+      m += std::to_string(id);
+      m += "; 'actorscope inspect' lists the sessions it has";
+      throw RecordingError(Kind::no_such_session, file_, m);
+    }
+    return read_session(s);
+  });
+}
+
+std::vector<ActorInfo> SessionReader::actors(std::int64_t session) const {
+  (void)this->session(session);
+  return guarded([&] {
+    std::vector<ActorInfo> out;
+    Statement s = db_->prepare(
+        "SELECT actor_id, name, type_name, parent_id, thread, spawned_ns, stopped_ns, exit_kind, exit_reason FROM "
+        "actors WHERE session_id = ? ORDER BY actor_id");
+    s.bind(1, session);
+    while (s.step()) {
+      ActorInfo a;
+      a.id = {0, static_cast<std::uint64_t>(s.int64(0))};
+      a.name = std::string(s.text(1));
+      a.type_name = std::string(s.text(2));
+      a.parent = {0, static_cast<std::uint64_t>(s.int64(3))};
+      a.thread = static_cast<std::uint32_t>(s.int64(4));
+      a.spawned = observe::time_from_ns(s.int64(5));
+      if (auto t = s.optional_int64(6)) a.stopped = observe::time_from_ns(*t);
+      if (!s.is_null(7)) {
+        const std::string_view k = s.text(7);
+        if (k == "stopped") a.exit_kind = ExitKind::stopped;
+        else if (k == "failed") a.exit_kind = ExitKind::failed;
+        else if (k == "killed") a.exit_kind = ExitKind::killed;
+        else throw std::invalid_argument("actor " + a.id.to_string() + " has exit_kind \"" + std::string(k) +
+                                         "\", which is not stopped, failed or killed");
+      }
+      a.exit_reason = std::string(s.text(8));
+      out.push_back(std::move(a));
+    }
+    return out;
+  });
+}
+
+std::array<std::uint64_t, observe::kEventKindCount> SessionReader::event_counts(std::int64_t session) const {
+  (void)this->session(session);
+  return guarded([&] {
+    std::array<std::uint64_t, observe::kEventKindCount> out{};
+    Statement s = db_->prepare("SELECT kind, count(*) FROM events WHERE session_id = ? GROUP BY kind");
+    s.bind(1, session);
+    while (s.step()) {
+      const std::string_view kind = s.text(0);
+      const auto k = observe::event_kind_from_string(kind);
+      if (!k) throw std::invalid_argument("an event has kind \"" + std::string(kind) + "\", which is not an event kind");
+      out[static_cast<std::size_t>(*k)] = static_cast<std::uint64_t>(s.int64(1));
+    }
+    return out;
+  });
+}
+
+// The largest seq above `after` whose time is at or before t (or `after` if none is). Event times
+// never decrease with seq within a session, so this is a binary search of point lookups on the
+// primary key: a few dozen B-tree probes, whatever the size of the session.
+std::uint64_t SessionReader::last_seq_at(std::int64_t session, TimePoint t, std::uint64_t after) const {
+  const std::int64_t t_ns = observe::to_ns(t);
+  Statement last = db_->prepare("SELECT max(seq) FROM events WHERE session_id = ?");
+  last.bind(1, session);
+  const std::uint64_t max_seq = last.step() ? static_cast<std::uint64_t>(last.int64(0)) : 0;
+  if (max_seq <= after) return after;
+  Statement probe = db_->prepare("SELECT seq, t_ns FROM events WHERE session_id = ? AND seq >= ? ORDER BY seq LIMIT 1");
+  auto next_at = [&](std::uint64_t seq) -> std::optional<std::pair<std::uint64_t, std::int64_t>> {
+    probe.reset();
+    probe.bind(1, session);
+    probe.bind(2, static_cast<std::int64_t>(seq));
+    if (!probe.step()) return std::nullopt;
+    return std::make_pair(static_cast<std::uint64_t>(probe.int64(0)), probe.int64(1));
+  };
+  std::uint64_t lo = after;         // known: at or before t (or the starting point)
+  std::uint64_t hi = max_seq + 1;   // known: after t (or past the end)
+  while (hi - lo > 1) {
+    const std::uint64_t mid = lo + (hi - lo) / 2;
+    const auto row = next_at(mid);
+    if (!row || row->first >= hi) {
+      hi = mid;  // no event in [mid, hi)
+    } else if (row->second <= t_ns) {
+      lo = row->first;
+    } else {
+      hi = row->first;
+    }
+  }
+  return lo;
+}
+
+namespace {
+
+struct Poll {
+  std::uint64_t number = 0;
+  std::uint64_t after_seq = 0;
+  std::uint64_t dropped = 0;
+  std::vector<observe::StatsSample> samples;
+};
+
+observe::StatsSample read_sample(const Statement& s, int first) {
+  observe::StatsSample x;
+  x.actor = {0, static_cast<std::uint64_t>(s.int64(first))};
+  x.end = observe::time_from_ns(s.int64(first + 1));
+  x.handled = static_cast<std::uint64_t>(s.int64(first + 2));
+  x.sent = static_cast<std::uint64_t>(s.int64(first + 3));
+  x.mailbox_depth = static_cast<std::uint64_t>(s.int64(first + 4));
+  x.mailbox_max = static_cast<std::uint64_t>(s.int64(first + 5));
+  x.queue_time = observe::duration_from_ns(s.int64(first + 6));
+  x.handling_time = observe::duration_from_ns(s.int64(first + 7));
+  return x;
+}
+
+constexpr const char* kSampleColumns =
+    "actor_id, bucket_ns, handled, sent, mailbox_depth, mailbox_max, queue_ns_sum, handle_ns_sum";
+
+}  // namespace
+
+observe::SystemState SessionReader::state_at(std::int64_t session, TimePoint t, StateOptions options) const {
+  (void)this->session(session);
+  return guarded([&] {
+    const std::int64_t t_ns = observe::to_ns(t);
+    // The keyframe: the latest whose items are all at or before t; else the session's first
+    // (the empty state at seq 0, which carries the state's limits).
+    observe::SystemState state;
+    std::uint64_t from_seq = 0, from_poll = 0;
+    {
+      Statement k;
+      bool found = false;
+      if (options.use_keyframes) {
+        k = db_->prepare(
+            "SELECT seq, poll, state FROM keyframes WHERE session_id = ? AND t_ns <= ? ORDER BY seq DESC, poll DESC "
+            "LIMIT 1");
+        k.bind(1, session);
+        k.bind(2, t_ns);
+        found = k.step();
+      }
+      if (!found) {
+        k = db_->prepare("SELECT seq, poll, state FROM keyframes WHERE session_id = ? AND seq = 0 AND poll = 0");
+        k.bind(1, session);
+        found = k.step();
+      }
+      if (found) {
+        from_seq = static_cast<std::uint64_t>(k.int64(0));
+        from_poll = static_cast<std::uint64_t>(k.int64(1));
+        state = observe::SystemState::deserialize(k.blob(2));
+      }
+    }
+    const std::uint64_t to_seq = last_seq_at(session, t, from_seq);
+
+    // The polls after the keyframe up to t (their times never decrease), with their buckets.
+    std::vector<Poll> polls;
+    {
+      Statement p = db_->prepare(
+          "SELECT poll, after_seq, dropped FROM stats_polls WHERE session_id = ? AND poll > ? AND t_ns <= ? ORDER BY "
+          "poll");
+      p.bind(1, session);
+      p.bind(2, static_cast<std::int64_t>(from_poll));
+      p.bind(3, t_ns);
+      while (p.step())
+        polls.push_back({static_cast<std::uint64_t>(p.int64(0)), static_cast<std::uint64_t>(p.int64(1)),
+                         static_cast<std::uint64_t>(p.int64(2)), {}});
+    }
+    if (!polls.empty()) {
+      Statement b = db_->prepare(std::string("SELECT poll, ") + kSampleColumns +
+                                 " FROM actor_stats WHERE session_id = ? AND poll > ? AND poll <= ? ORDER BY poll, rowid");
+      b.bind(1, session);
+      b.bind(2, static_cast<std::int64_t>(from_poll));
+      b.bind(3, static_cast<std::int64_t>(polls.back().number));
+      std::size_t i = 0;
+      while (b.step()) {
+        const auto number = static_cast<std::uint64_t>(b.int64(0));
+        while (i < polls.size() && polls[i].number < number) ++i;
+        if (i == polls.size() || polls[i].number != number)
+          throw std::invalid_argument("actor_stats refers to poll " + std::to_string(number) +
+                                      ", which stats_polls does not have");
+        polls[i].samples.push_back(read_sample(b, 1));
+      }
+    }
+
+    // Events and polls in recording order: a poll goes right after the event it followed.
+    std::size_t next_poll = 0;
+    auto apply_polls_through = [&](std::uint64_t seq) {
+      for (; next_poll < polls.size() && polls[next_poll].after_seq <= seq; ++next_poll) {
+        for (const auto& s : polls[next_poll].samples) state.apply(s);
+        state.add_dropped(polls[next_poll].dropped);
+      }
+    };
+    if (to_seq > from_seq) {
+      Statement ev = db_->prepare(std::string("SELECT ") + storage::kEventColumns +
+                                  " FROM events WHERE session_id = ? AND seq > ? AND seq <= ? ORDER BY seq");
+      ev.bind(1, session);
+      ev.bind(2, static_cast<std::int64_t>(from_seq));
+      ev.bind(3, static_cast<std::int64_t>(to_seq));
+      while (ev.step()) {
+        const observe::Event e = storage::read_event(ev);
+        apply_polls_through(e.seq - 1);
+        state.apply(e);
+      }
+    }
+    apply_polls_through(std::numeric_limits<std::uint64_t>::max());
+    return state;
+  });
+}
+
+void SessionReader::for_each_event(std::int64_t session, const EventFilter& filter,
+                                   const std::function<bool(const observe::Event&)>& visit) const {
+  (void)this->session(session);
+  guarded([&] {
+    if (filter.from > filter.to) return 0;
+    const std::uint64_t first =
+        filter.from == TimePoint::min() ? 1 : last_seq_at(session, filter.from - Duration(1), 0) + 1;
+    const std::uint64_t last = last_seq_at(session, filter.to, 0);
+    if (last < first) return 0;
+    std::string sql = std::string("SELECT ") + storage::kEventColumns +
+                      " FROM events WHERE session_id = ? AND seq >= ? AND seq <= ?";
+    if (!filter.kinds.empty()) {
+      sql += " AND kind IN (";
+      for (std::size_t i = 0; i < filter.kinds.size(); ++i) sql += i == 0 ? "?" : ",?";
+      sql += ")";
+    }
+    if (!filter.actors.empty()) {
+      std::string list;
+      for (std::size_t i = 0; i < filter.actors.size(); ++i) list += i == 0 ? "?" : ",?";
+      sql += " AND (actor_id IN (" + list + ") OR peer_id IN (" + list + "))";
+    }
+    sql += " ORDER BY seq";
+    Statement s = db_->prepare(sql);
+    int i = 1;
+    s.bind(i++, session);
+    s.bind(i++, static_cast<std::int64_t>(first));
+    s.bind(i++, static_cast<std::int64_t>(last));
+    for (observe::EventKind k : filter.kinds) s.bind(i++, observe::to_string(k));
+    for (int round = 0; round < 2 && !filter.actors.empty(); ++round)
+      for (ActorId a : filter.actors) s.bind(i++, static_cast<std::int64_t>(a.pid));
+    while (s.step())
+      if (!visit(storage::read_event(s))) break;
+    return 0;
+  });
+}
+
+std::vector<observe::Event> SessionReader::events(std::int64_t session, const EventFilter& filter,
+                                                  std::size_t limit) const {
+  std::vector<observe::Event> out;
+  if (limit == 0) return out;
+  for_each_event(session, filter, [&](const observe::Event& e) {
+    out.push_back(e);
+    return out.size() < limit;
+  });
+  return out;
+}
+
+std::vector<observe::StatsSample> SessionReader::stats(std::int64_t session, TimePoint from, TimePoint to) const {
+  (void)this->session(session);
+  return guarded([&] {
+    std::vector<observe::StatsSample> out;
+    Statement s = db_->prepare(std::string("SELECT ") + kSampleColumns +
+                               " FROM actor_stats WHERE session_id = ? AND bucket_ns >= ? AND bucket_ns <= ? ORDER BY "
+                               "poll, rowid");
+    s.bind(1, session);
+    s.bind(2, observe::to_ns(from));
+    s.bind(3, observe::to_ns(to));
+    while (s.step()) out.push_back(read_sample(s, 0));
+    return out;
+  });
+}
+
+}  // namespace actorscope

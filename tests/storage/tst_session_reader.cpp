@@ -1,0 +1,259 @@
+// The reader refuses every kind of bad file with a typed error whose message names the file, says
+// what is wrong and what to do, and never crashes: missing, a folder, empty, random bytes, a
+// foreign SQLite database, a newer format, a truncated copy, damaged pages, a locked file. It also
+// streams events with filters, and reads a recording that is still being written.
+#include "recording_test.hpp"
+
+#include <sqlite3.h>
+
+#include <random>
+
+using namespace recording_test;
+namespace obs = as::observe;
+using Kind = as::RecordingError::Kind;
+
+namespace {
+
+/// Runs SQL on a file with a connection of the test's own (the "other program").
+class Sqlite {
+ public:
+  explicit Sqlite(const std::filesystem::path& file) { sqlite3_open(file.c_str(), &db_); }
+  ~Sqlite() { sqlite3_close_v2(db_); }
+  Sqlite(const Sqlite&) = delete;
+  Sqlite& operator=(const Sqlite&) = delete;
+  bool exec(const char* sql) { return sqlite3_exec(db_, sql, nullptr, nullptr, nullptr) == SQLITE_OK; }
+
+ private:
+  sqlite3* db_ = nullptr;
+};
+
+void write_bytes(const std::filesystem::path& file, const std::string& bytes) {
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+std::string read_bytes(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+/// A finished recording with some of everything in it.
+void make_recording(const std::filesystem::path& file, WorkloadResult& w) {
+  as::Recorder rec(file, {.detail = as::Detail::full, .stats_interval = 2ms, .keyframe_every = 100});
+  as::System sys{as::make_runtime("asio", {.threads = 2})};
+  sys.attach(rec);
+  run_workload(sys, w, 6, 200, 2000);
+}
+
+/// Checks that opening `file` fails with `kind`, a message that names the file, and `words` in it.
+void expect_refused(const std::filesystem::path& file, Kind kind, const std::string& words) {
+  const auto e = error_of([&] { as::SessionReader r(file, {.busy_timeout = 100ms}); });
+  QVERIFY2(e.has_value(), qPrintable(QString::fromStdString(file.string() + " was accepted")));
+  QVERIFY2(e->kind() == kind, qPrintable(QString::fromStdString(std::string(as::to_string(e->kind())) + ": " + e->what())));
+  const std::string m = e->what();
+  QVERIFY2(m.find(file.string()) != std::string::npos, m.c_str());
+  QVERIFY2(m.find(words) != std::string::npos, m.c_str());
+  QCOMPARE(e->file(), file);
+}
+
+}  // namespace
+
+class TestSessionReader : public QObject {
+  Q_OBJECT
+
+  QTemporaryDir dir_;
+  std::filesystem::path good_;
+  WorkloadResult work_;
+
+ private slots:
+  void initTestCase() {
+    QVERIFY(dir_.isValid());
+    good_ = path_in(dir_, "good.db");
+    make_recording(good_, work_);
+    if (QTest::currentTestFailed()) return;
+    as::SessionReader r(good_);
+    r.verify();
+    QCOMPARE(r.sessions().size(), 1u);
+  }
+
+  void a_missing_file_or_a_folder_is_refused_as_cannot_open() {
+    expect_refused(path_in(dir_, "no-such.db"), Kind::cannot_open, "no such file");
+    expect_refused(std::filesystem::path(dir_.path().toStdString()), Kind::cannot_open, "folder");
+  }
+
+  void an_empty_file_and_random_bytes_are_refused() {
+    const auto empty = path_in(dir_, "empty.db");
+    write_bytes(empty, "");
+    expect_refused(empty, Kind::not_a_recording, "empty");
+    std::mt19937 rng(5);
+    std::string noise(64 * 1024, '\0');
+    for (char& c : noise) c = static_cast<char>(rng());
+    const auto random = path_in(dir_, "random.db");
+    write_bytes(random, noise);
+    expect_refused(random, Kind::not_sqlite, "not an SQLite database");
+    write_bytes(random, "hello");
+    expect_refused(random, Kind::not_sqlite, "not an SQLite database");
+  }
+
+  void a_foreign_sqlite_database_is_refused_as_not_a_recording() {
+    const auto foreign = path_in(dir_, "contacts.db");
+    {
+      Sqlite db(foreign);
+      QVERIFY(db.exec("CREATE TABLE contacts(name TEXT, phone TEXT); INSERT INTO contacts VALUES ('Ada', '1');"));
+    }
+    expect_refused(foreign, Kind::not_a_recording, "not an Actorscope recording");
+    {
+      Sqlite db(foreign);  // a meta table of its own, without our key
+      QVERIFY(db.exec("CREATE TABLE meta(key TEXT, value TEXT); INSERT INTO meta VALUES ('owner', 'someone');"));
+    }
+    expect_refused(foreign, Kind::not_a_recording, "format_version");
+  }
+
+  void a_newer_format_is_refused_with_the_versions_named() {
+    const auto newer = path_in(dir_, "newer.db");
+    std::filesystem::copy_file(good_, newer);
+    {
+      Sqlite db(newer);
+      QVERIFY(db.exec("UPDATE meta SET value = '99' WHERE key = 'format_version'"));
+    }
+    expect_refused(newer, Kind::too_new, "format 99");
+    expect_refused(newer, Kind::too_new, "newer Actorscope");
+    // A recorder does not touch it either.
+    const auto e = error_of([&] { as::Recorder rec(newer); });
+    QVERIFY(e);
+    QCOMPARE(e->kind(), Kind::too_new);
+  }
+
+  void a_truncated_copy_is_refused_as_corrupt() {
+    const std::string bytes = read_bytes(good_);
+    QVERIFY(bytes.size() > 8192);
+    for (std::size_t keep : {std::size_t{50}, std::size_t{4096}, bytes.size() / 2, bytes.size() - 1}) {
+      const auto cut = path_in(dir_, "cut.db");
+      write_bytes(cut, bytes.substr(0, keep));
+      expect_refused(cut, Kind::corrupt, keep < 100 ? "truncated" : "shorter than its header says");
+    }
+  }
+
+  void damaged_pages_are_reported_as_corrupt_and_never_crash_the_reader() {
+    const std::string bytes = read_bytes(good_);
+    const std::size_t page = 4096;  // SQLite's default page size, which the recorder keeps
+    QCOMPARE(static_cast<unsigned char>(bytes[16]) * 256u + static_cast<unsigned char>(bytes[17]), page);
+    const std::size_t pages = bytes.size() / page;
+    QVERIFY(pages > 8);
+    std::mt19937 rng(11);
+    int refused = 0;
+    for (int round = 0; round < 16; ++round) {
+      std::string bad = bytes;
+      // Scribble over the start of a page (a b-tree page's header and cell pointers, or an
+      // overflow page's link): page 2 (the first table's root) once, then pages at random.
+      const std::size_t p = round == 0 ? 1 : 1 + rng() % (pages - 1);
+      for (std::size_t i = 0; i < 64; ++i) bad[p * page + i] = static_cast<char>(rng());
+      const auto file = path_in(dir_, "damaged.db");
+      write_bytes(file, bad);
+      // Whatever it is asked, the reader either answers or throws RecordingError.
+      bool noticed = false;
+      try {
+        as::SessionReader r(file);
+        try {
+          r.verify();
+        } catch (const as::RecordingError& e) {
+          QCOMPARE(e.kind(), Kind::corrupt);
+          QVERIFY2(std::string(e.what()).find("damaged") != std::string::npos, e.what());
+          noticed = true;
+        }
+        for (const auto& s : r.sessions()) {
+          (void)r.state_at(s.id, s.start_time + s.duration() / 2);
+          (void)r.state_at(s.id, as::TimePoint::max());
+          (void)r.events(s.id, {}, 5000);
+          (void)r.event_counts(s.id);
+          (void)r.actors(s.id);
+        }
+      } catch (const as::RecordingError& e) {
+        QVERIFY2(e.kind() == Kind::corrupt || e.kind() == Kind::not_a_recording || e.kind() == Kind::not_sqlite,
+                 e.what());
+        noticed = true;
+      }
+      refused += noticed ? 1 : 0;
+    }
+    QVERIFY2(refused >= 8, qPrintable(QString("only %1 of 16 damaged files were noticed").arg(refused)));
+  }
+
+  void a_file_locked_by_another_connection_is_reported_as_locked() {
+    const auto locked = path_in(dir_, "locked.db");
+    std::filesystem::copy_file(good_, locked);
+    Sqlite other(locked);
+    QVERIFY(other.exec("BEGIN EXCLUSIVE"));  // a finished recording is in rollback-journal mode
+    expect_refused(locked, Kind::locked, "locked by another program");
+    QVERIFY(other.exec("COMMIT"));
+    as::SessionReader r(locked);  // free again
+    QCOMPARE(r.sessions().size(), 1u);
+  }
+
+  void an_unknown_session_is_refused_by_number() {
+    as::SessionReader r(good_);
+    const auto e = error_of([&] { (void)r.state_at(42, as::TimePoint::max()); });
+    QVERIFY(e);
+    QCOMPARE(e->kind(), Kind::no_such_session);
+    QVERIFY2(std::string(e->what()).find("no session 42") != std::string::npos, e->what());
+  }
+
+  void events_stream_in_order_filtered_by_time_actor_and_kind() {
+    as::SessionReader r(good_);
+    const as::SessionInfo s = r.sessions().front();
+    const auto all = r.events(s.id);
+    QCOMPARE(all.size(), s.events_recorded);
+    QVERIFY(std::is_sorted(all.begin(), all.end(), [](const obs::Event& a, const obs::Event& b) { return a.time < b.time; }));
+
+    const as::ActorId w = work_.workers[2];
+    const auto about_w = r.events(s.id, {.actors = {w}});
+    QVERIFY(!about_w.empty());
+    std::size_t expected = 0;
+    for (const auto& e : all) expected += (e.actor == w || e.peer == w) ? 1 : 0;
+    QCOMPARE(about_w.size(), expected);
+
+    const auto failures = r.events(s.id, {.kinds = {obs::EventKind::failed}});
+    QCOMPARE(failures.size(), 1u);
+    QCOMPARE(failures.front().actor, work_.crashed);
+    QCOMPARE(failures.front().text, std::string("worker crashed on purpose"));
+
+    const as::TimePoint mid = all[all.size() / 2].time;
+    const as::TimePoint late = all[all.size() * 3 / 4].time;
+    const auto window = r.events(s.id, {.from = mid, .to = late});
+    std::size_t in_window = 0;
+    for (const auto& e : all) in_window += (e.time >= mid && e.time <= late) ? 1 : 0;
+    QCOMPARE(window.size(), in_window);
+    QCOMPARE(r.events(s.id, {}, 10).size(), 10u);
+    const auto handled = r.events(s.id, {.actors = {w}, .kinds = {obs::EventKind::message_handled}});
+    QCOMPARE(handled.size(), work_.adds_per_worker + 1);  // the adds and the Total call
+    for (const auto& e : handled) {
+      QVERIFY(e.timed);
+      QVERIFY(e.message_type.find("Add") != std::string_view::npos || e.message_type.find("Total") != std::string_view::npos);
+    }
+  }
+
+  void a_recording_in_progress_can_be_read_while_it_is_written() {
+    const auto file = path_in(dir_, "live.db");
+    as::Recorder rec(file, {.detail = as::Detail::full, .flush_interval = 1ms});
+    as::System sys{as::make_runtime("asio", {.threads = 2})};
+    sys.attach(rec);
+    WorkloadResult w;
+    run_workload(sys, w, 2, 20, 50);
+    if (QTest::currentTestFailed()) return;
+    // Wait (event-driven on the writer's progress, generous deadline) for something to be on disk.
+    const auto deadline = std::chrono::steady_clock::now() + 20s;
+    while (rec.progress().events_recorded == 0 && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
+    QVERIFY(rec.progress().events_recorded > 0);
+    as::SessionReader r(file);
+    const as::SessionInfo s = r.sessions().front();
+    QVERIFY(!s.ended_cleanly());  // not ended yet
+    QVERIFY(s.events_recorded > 0);
+    // Each call reads the file as it is then: the recording only grows between them.
+    const std::size_t listed = r.events(s.id).size();
+    const std::uint64_t folded = r.state_at(s.id, as::TimePoint::max()).events_applied();
+    QVERIFY(listed >= s.events_recorded);
+    QVERIFY(folded >= listed);
+  }
+};
+
+QTEST_GUILESS_MAIN(TestSessionReader)
+#include "tst_session_reader.moc"
