@@ -113,6 +113,9 @@ void LiveSession::stop() {
   busy_ = true;  // the qt runtime processes this thread's events while shutting down: no re-entry
   stopStatsThread();
   system_->shutdown(std::chrono::seconds(5));
+  // The recording ends after the shutdown, so that it has the actors' exits too.
+  const bool wasRecording = recorder_ != nullptr;
+  recorder_.reset();
   // Everything the actors did is in the buffers now: take it all, and the final counters.
   batch_.clear();
   collector_->drain(batch_, true);
@@ -127,8 +130,43 @@ void LiveSession::stop() {
   system_.reset();
   collector_.reset();
   busy_ = false;
+  if (wasRecording) emit recordingChanged(false);
   emit updated();
   emit stopped();
+}
+
+void LiveSession::startRecording(const std::string& file, bool replace) {
+  if (!system_) throw SessionError("there is no running session to record: start one first");
+  if (recorder_) throw SessionError("the session is already being recorded to " + recordingFile());
+  RecorderOptions options;
+  options.detail = Detail::sampled;
+  options.sample_every = sampleEvery_;
+  options.scenario = workload_.name;
+  options.seed = config_.seed;
+  options.if_exists = replace ? RecorderOptions::IfExists::replace : RecorderOptions::IfExists::refuse;
+  try {
+    auto recorder = std::make_unique<Recorder>(file, options);
+    system_->attach(*recorder);
+    recorder_ = std::move(recorder);
+  } catch (const RecordingError& e) {
+    throw SessionError(e.what());
+  } catch (const std::exception& e) {
+    throw SessionError("cannot record to " + file + ": " + e.what());
+  }
+  emit recordingChanged(true);
+}
+
+void LiveSession::stopRecording() {
+  if (!recorder_) return;
+  recorder_.reset();  // detaches: the writer flushes and ends the session
+  emit recordingChanged(false);
+}
+
+std::string LiveSession::recordingFile() const { return recorder_ ? recorder_->file().string() : std::string(); }
+
+std::optional<Recorder::Progress> LiveSession::recordingProgress() const {
+  if (!recorder_) return std::nullopt;
+  return recorder_->progress();
 }
 
 void LiveSession::startStatsThread() {

@@ -14,6 +14,7 @@
 #include <actorscope/observe/histogram.hpp>
 #include <actorscope/observe/stats_poller.hpp>
 #include <actorscope/observe/system_state.hpp>
+#include <actorscope/storage/recorder.hpp>
 #include <actorscope/system.hpp>
 
 #include <QElapsedTimer>
@@ -81,6 +82,18 @@ class LiveSession : public QObject, public views::ActorControl {
   /// The running System (nullptr when stopped), for the recorder.
   System* system() const noexcept { return system_.get(); }
 
+  // -- recording (the toolbar's record toggle) --
+  /// Starts writing the running session to `file` through a Recorder (sampled detail, at the
+  /// sampling the views use now). `replace`: overwrite an existing file (the user confirmed);
+  /// otherwise an existing file is refused. Throws SessionError with the recorder's message.
+  void startRecording(const std::string& file, bool replace);
+  /// Ends the recording: the file is complete and closed. Stopping the session ends it too.
+  void stopRecording();
+  bool recording() const noexcept { return recorder_ != nullptr; }
+  std::string recordingFile() const;
+  /// Events written and dropped so far (nullopt when not recording).
+  std::optional<Recorder::Progress> recordingProgress() const;
+
   struct Metrics {
     double messagesPerSecond = 0;  ///< handled, all actors, over the last second (exact counters)
     double eventsPerSecond = 0;    ///< observation events taken, over the last second
@@ -120,6 +133,8 @@ class LiveSession : public QObject, public views::ActorControl {
   void updated();
   void started();
   void stopped();
+  /// Recording started or ended.
+  void recordingChanged(bool recording);
   /// Something the user should know (a demo message that could not be delivered, ...).
   void message(const QString& text);
 
@@ -149,6 +164,7 @@ class LiveSession : public QObject, public views::ActorControl {
   SessionConfig config_;
   Workload workload_;
   std::unique_ptr<System> system_;
+  std::unique_ptr<Recorder> recorder_;
   std::unique_ptr<observe::EventCollector> collector_;
   std::unique_ptr<observe::StatsPoller> poller_;
   observe::StatsBucketer bucketer_;  ///< used by the stats thread while it runs

@@ -21,13 +21,18 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDateTime>
+#include <QDir>
 #include <QDockWidget>
 #include <QElapsedTimer>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
 #include <QSpinBox>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QThread>
@@ -79,6 +84,10 @@ MainWindow::MainWindow(Workloads workloads, Options options, QWidget* parent)
   connect(session_.get(), &LiveSession::updated, this, &MainWindow::refreshViews);
   connect(session_.get(), &LiveSession::started, this, &MainWindow::onSessionStarted);
   connect(session_.get(), &LiveSession::stopped, this, &MainWindow::updateActions);
+  connect(session_.get(), &LiveSession::recordingChanged, this, [this](bool on) {
+    recordAction_->setChecked(on);
+    updateActions();
+  });
   connect(session_.get(), &LiveSession::message, this, [this](const QString& m) { statusBar()->showMessage(m, 6000); });
   connect(selection_, &views::ActorSelection::changed, this, &MainWindow::updateActions);
   updateActions();
@@ -111,6 +120,15 @@ void MainWindow::buildActions() {
   stopAction_->setToolTip(QStringLiteral("Shut the system down (Shift+F5); the final picture stays on show"));
   connect(stopAction_, &QAction::triggered, this, &MainWindow::stopSession);
 
+  recordAction_ = new QAction(views::icon(QStringLiteral("c-record")), QStringLiteral("Record"), this);
+  recordAction_->setObjectName(QStringLiteral("record"));
+  recordAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+  recordAction_->setCheckable(true);
+  recordAction_->setToolTip(QStringLiteral("Record the live session to an SQLite file (Ctrl+R): lifecycle events, "
+                                           "sampled messages and exact counters, for 'actorscope inspect' and "
+                                           "'actorscope export'"));
+  connect(recordAction_, &QAction::triggered, this, &MainWindow::toggleRecording);
+
   stopActorAction_ = new QAction(views::icon(QStringLiteral("actor-stop")), QStringLiteral("Stop Actor"), this);
   stopActorAction_->setShortcut(Qt::Key_Delete);
   connect(stopActorAction_, &QAction::triggered, this, [this] { session_->stopActor(targetActor()); });
@@ -120,7 +138,8 @@ void MainWindow::buildActions() {
   sendActorAction_ = new QAction(views::icon(QStringLiteral("send")), QStringLiteral("Send Demo Message"), this);
   sendActorAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
   connect(sendActorAction_, &QAction::triggered, this, [this] { session_->sendDemoMessage(targetActor()); });
-  for (QAction* a : {startAction_, pauseAction_, stopAction_, stopActorAction_, killActorAction_, sendActorAction_})
+  for (QAction* a :
+       {startAction_, pauseAction_, stopAction_, recordAction_, stopActorAction_, killActorAction_, sendActorAction_})
     addAction(a);
 }
 
@@ -171,6 +190,8 @@ void MainWindow::buildToolBar() {
   bar->addAction(startAction_);
   bar->addAction(pauseAction_);
   bar->addAction(stopAction_);
+  bar->addSeparator();
+  bar->addAction(recordAction_);
 }
 
 QDockWidget* MainWindow::addDock(const QString& id, const QString& title, const QString& iconName, QWidget* widget,
@@ -251,6 +272,7 @@ void MainWindow::buildMenus() {
   session->addAction(startAction_);
   session->addAction(pauseAction_);
   session->addAction(stopAction_);
+  session->addAction(recordAction_);
   session->addSeparator();
   QAction* quit = session->addAction(QStringLiteral("&Quit"), QKeySequence::Quit, this, &QWidget::close);
   quit->setMenuRole(QAction::QuitRole);
@@ -332,6 +354,9 @@ void MainWindow::buildStatusBar() {
   droppedLabel_ = statusField(this, QStringLiteral("Observation events dropped because the engine produced them faster "
                                                    "than the observatory took them (counted, never silent)"));
   samplingLabel_ = statusField(this, QString());
+  recordLabel_ = statusField(this, QString());
+  recordLabel_->hide();
+  statusBar()->addPermanentWidget(recordLabel_);
   for (QLabel* l : {stateLabel_, runtimeLabel_, actorsLabel_, messagesLabel_, eventsLabel_, samplingLabel_, droppedLabel_})
     statusBar()->addPermanentWidget(l);
 }
@@ -376,6 +401,49 @@ void MainWindow::startFromToolbar() {
   const QString error =
       startSession(scenarioBox_->currentText(), runtimeBox_->currentText(), static_cast<unsigned>(threadsBox_->value()));
   if (!error.isEmpty()) QMessageBox::warning(this, QStringLiteral("Could not start"), error);
+}
+
+QString MainWindow::startRecording(const QString& file, bool replace) {
+  try {
+    session_->startRecording(file.toStdString(), replace);
+  } catch (const SessionError& e) {
+    recordAction_->setChecked(false);
+    const QString error = QString::fromUtf8(e.what());
+    statusBar()->showMessage(error, 10000);
+    return error;
+  }
+  statusBar()->showMessage(QStringLiteral("Recording to %1").arg(file), 4000);
+  updateStatus();
+  return {};
+}
+
+void MainWindow::stopRecording() {
+  const QString file = QString::fromStdString(session_->recordingFile());
+  session_->stopRecording();
+  if (!file.isEmpty())
+    statusBar()->showMessage(QStringLiteral("Recorded %1: 'actorscope inspect %1' summarises it").arg(file), 8000);
+  updateStatus();
+}
+
+void MainWindow::toggleRecording(bool on) {
+  if (!on) {
+    stopRecording();
+    return;
+  }
+  const QString dir = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+  const QString suggested = QDir(dir.isEmpty() ? QDir::currentPath() : dir)
+                                .filePath(QStringLiteral("actorscope-%1-%2.db")
+                                              .arg(scenarioBox_->currentText(),
+                                                   QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"))));
+  // The dialog asks before overwriting a file, so a confirmed choice replaces it.
+  const QString file = QFileDialog::getSaveFileName(this, QStringLiteral("Record the session to"), suggested,
+                                                    QStringLiteral("Actorscope recordings (*.db);;All files (*)"));
+  if (file.isEmpty()) {
+    recordAction_->setChecked(false);
+    return;
+  }
+  const QString error = startRecording(file, true);
+  if (!error.isEmpty()) QMessageBox::warning(this, QStringLiteral("Could not record"), error);
 }
 
 void MainWindow::stopSession() {
@@ -503,6 +571,21 @@ void MainWindow::updateStatus() {
                                                     "second (the clock reads would slow it down): the histograms show "
                                                     "what was measured before.")
                                          .arg(views::formatCount(session_->config().timingLimit)));
+  if (const auto progress = session_->recordingProgress()) {
+    setText(recordLabel_, QStringLiteral("● REC %1 · %2 events")
+                              .arg(QFileInfo(QString::fromStdString(session_->recordingFile())).fileName(),
+                                   views::formatCount(static_cast<double>(progress->events_recorded))));
+    recordLabel_->setToolTip(QStringLiteral("Recording to %1; %2 events written, %3 dropped%4")
+                                 .arg(QString::fromStdString(session_->recordingFile()))
+                                 .arg(progress->events_recorded)
+                                 .arg(progress->events_dropped)
+                                 .arg(progress->error ? QStringLiteral(": ") + QString::fromStdString(*progress->error)
+                                                      : QString()));
+    restyle(recordLabel_, QStringLiteral("color: %1; font-weight: bold;").arg(views::errorColor(palette()).name()));
+    recordLabel_->show();
+  } else {
+    recordLabel_->hide();
+  }
   restyle(droppedLabel_, m.dropped > 0 ? QStringLiteral("color: %1;").arg(views::errorColor(palette()).name())
                                              : QString());
 }
@@ -515,6 +598,8 @@ void MainWindow::updateActions() {
   startAction_->setEnabled(!workloads_.empty());
   pauseAction_->setEnabled(running);
   stopAction_->setEnabled(running);
+  recordAction_->setEnabled(running);
+  recordAction_->setChecked(session_->recording());
   const ActorId id = targetActor();
   const bool live = session_->canControl(id);
   stopActorAction_->setEnabled(live);

@@ -57,6 +57,10 @@ class MainWindow : public QMainWindow {
   QString startSession(const QString& workload, const QString& runtime, unsigned threads);
   void stopSession();
   void setPaused(bool paused);
+  /// Starts recording the session to `file` (`replace`: overwrite an existing file). Returns ""
+  /// on success, otherwise what went wrong (also shown to the user).
+  QString startRecording(const QString& file, bool replace);
+  void stopRecording();
   bool paused() const noexcept { return frozen_ != nullptr; }
 
   LiveSession& session() noexcept { return *session_; }
@@ -119,6 +123,7 @@ class MainWindow : public QMainWindow {
   void saveLayout();
   void onSessionStarted();
   void startFromToolbar();
+  void toggleRecording(bool on);
   ActorId targetActor() const;
 
   Workloads workloads_;
@@ -148,6 +153,7 @@ class MainWindow : public QMainWindow {
   QAction* startAction_ = nullptr;
   QAction* pauseAction_ = nullptr;
   QAction* stopAction_ = nullptr;
+  QAction* recordAction_ = nullptr;
   QAction* stopActorAction_ = nullptr;
   QAction* killActorAction_ = nullptr;
   QAction* sendActorAction_ = nullptr;
@@ -161,6 +167,7 @@ class MainWindow : public QMainWindow {
   QLabel* eventsLabel_ = nullptr;
   QLabel* droppedLabel_ = nullptr;
   QLabel* samplingLabel_ = nullptr;
+  QLabel* recordLabel_ = nullptr;
   QLabel* stateLabel_ = nullptr;
 
   observe::LogHistogram refreshNs_;

@@ -4,6 +4,7 @@
 // screenshots write non-empty PNGs. Waits use QTRY_* with generous deadlines; no sleeps.
 #include "office_workload.hpp"
 
+#include "gui/builtin_workloads.hpp"
 #include "gui/main_window.hpp"
 #include "gui/observatory.hpp"
 #include "gui/screenshots.hpp"
@@ -25,7 +26,9 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QTabWidget>
+#include <QDir>
 #include <QImage>
+#include <QProcess>
 #include <QMenu>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -33,6 +36,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
+
+#include <actorscope/storage/session_reader.hpp>
 
 namespace as = actorscope;
 namespace gui = actorscope::gui;
@@ -94,6 +99,76 @@ class TestObservatory : public QObject {
     window.stopSession();
     QVERIFY(!window.session().running());
     QCOMPARE(window.session().state().alive_count(), 0u);
+  }
+
+  void the_builtin_scenarios_open_on_each_runtime_and_the_tree_shows_their_root_data() {
+    QTest::addColumn<QString>("scenario");
+    QTest::addColumn<QString>("runtime");
+    QTest::addColumn<QString>("root");
+    QTest::newRow("supervision on asio") << "supervision" << "asio" << "supervisor";
+    QTest::newRow("supervision on qt") << "supervision" << "qt" << "supervisor";
+    QTest::newRow("pipeline on qt") << "pipeline" << "qt" << "pipeline";
+    QTest::newRow("groups on asio") << "groups" << "asio" << "hub";
+    QTest::newRow("timers on qt") << "timers" << "qt" << "clockwork";
+    QTest::newRow("storm on asio") << "storm" << "asio" << "storm";
+  }
+  void the_builtin_scenarios_open_on_each_runtime_and_the_tree_shows_their_root() {
+    QFETCH(QString, scenario);
+    QFETCH(QString, runtime);
+    QFETCH(QString, root);
+    gui::MainWindow window(gui::builtinWorkloads(), {.useSettings = false});
+    window.show();
+    QCOMPARE(window.startSession(scenario, runtime, 2), QString());
+    auto* tree = window.treeView()->treeView();
+    QTRY_VERIFY_WITH_TIMEOUT(tree->model()->rowCount() >= 1, kDeadline);
+    QCOMPARE(tree->model()->index(0, v::SupervisionTreeModel::NameColumn).data().toString(), root);
+    QTRY_VERIFY_WITH_TIMEOUT(window.session().state().alive_count() > 2, kDeadline);
+    window.stopSession();
+  }
+
+  void the_demo_message_of_a_builtin_scenario_reaches_the_actor() {
+    gui::MainWindow window(gui::builtinWorkloads(), {.useSettings = false});
+    window.show();
+    QCOMPARE(window.startSession(QStringLiteral("supervision"), QStringLiteral("asio"), 2), QString());
+    QTRY_VERIFY_WITH_TIMEOUT(viewIndexOf(*window.treeView(), "team-a").isValid(), kDeadline);
+    const as::ActorId team = viewIndexOf(*window.treeView(), "team-a").data(v::ActorIdRole).value<as::ActorId>();
+    QCOMPARE(window.session().demoMessageName(team), QStringLiteral("Job"));
+    QMenu* menu = window.treeView()->contextMenuFor(viewIndexOf(*window.treeView(), "team-a"));
+    auto* send = menu->findChild<QAction*>(QStringLiteral("send"));
+    QVERIFY(send && send->isEnabled());
+    QCOMPARE(send->text(), QStringLiteral("Send Job"));
+    QSignalSpy complaints(&window.session(), &gui::LiveSession::message);
+    send->trigger();
+    menu->close();
+    QCOMPARE(complaints.count(), 0);  // taken
+    // The dispatcher has no demo message: the action says so instead of pretending.
+    QTRY_VERIFY_WITH_TIMEOUT(viewIndexOf(*window.treeView(), "dispatcher").isValid(), kDeadline);
+    QMenu* other = window.treeView()->contextMenuFor(viewIndexOf(*window.treeView(), "dispatcher"));
+    QVERIFY(!other->findChild<QAction*>(QStringLiteral("send"))->isEnabled());
+    other->close();
+  }
+
+  void the_record_toggle_writes_the_live_session_to_a_recording() {
+    QTemporaryDir dir;
+    const QString file = dir.filePath(QStringLiteral("live.db"));
+    gui::MainWindow window(gui::builtinWorkloads(), {.useSettings = false});
+    window.show();
+    QCOMPARE(window.startSession(QStringLiteral("supervision"), QStringLiteral("asio"), 2), QString());
+    QCOMPARE(window.startRecording(file, false), QString());
+    QVERIFY(window.session().recording());
+    QTRY_VERIFY_WITH_TIMEOUT(window.session().recordingProgress()->events_recorded > 50, kDeadline);
+    window.stopRecording();
+    QVERIFY(!window.session().recording());
+    as::SessionReader reader(file.toStdString());
+    QCOMPARE(reader.sessions().size(), 1u);
+    QCOMPARE(reader.sessions().front().scenario, std::string("supervision"));
+    QVERIFY(reader.sessions().front().events_recorded > 50);
+
+    // The file exists now: recording to it again without replacing is refused, with a message.
+    const QString error = window.startRecording(file, false);
+    QVERIFY2(error.contains(QStringLiteral("exists")), qPrintable(error));
+    QVERIFY(!window.session().recording());
+    window.stopSession();
   }
 
   void an_unknown_workload_or_runtime_is_refused_with_a_message() {
@@ -259,6 +334,43 @@ class TestObservatory : public QObject {
          }) {
       QCOMPARE(gui::runObservatory(1, argv, args, w), 2);
     }
+  }
+
+  void actorscope_screenshot_writes_non_empty_pngs_and_exits_0() {
+    QTemporaryDir dir;
+    QProcess app;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("QT_QPA_PLATFORM"));  // it must choose offscreen by itself
+    env.remove(QStringLiteral("DISPLAY"));
+    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    app.setProcessEnvironment(env);
+    app.start(QStringLiteral(ACTORSCOPE_BINARY),
+              {QStringLiteral("--screenshot"), dir.filePath(QStringLiteral("shots")), QStringLiteral("--scenario"),
+               QStringLiteral("pipeline"), QStringLiteral("--seconds"), QStringLiteral("1")});
+    QVERIFY(app.waitForFinished(120000));
+    QCOMPARE(app.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(app.exitCode(), 0);
+    const QStringList pngs = QDir(dir.filePath(QStringLiteral("shots"))).entryList({QStringLiteral("*.png")});
+    QCOMPARE(pngs.size(), 10);
+    QVERIFY(pngs.contains(QStringLiteral("window.png")));
+    for (const QString& p : pngs) {
+      const QImage image(dir.filePath(QStringLiteral("shots/") + p));
+      QVERIFY2(!image.isNull() && image.width() > 50, qPrintable(p));
+    }
+  }
+
+  void without_a_display_the_observatory_says_what_to_do() {
+    QProcess app;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+    env.remove(QStringLiteral("DISPLAY"));
+    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    app.setProcessEnvironment(env);
+    app.start(QStringLiteral(ACTORSCOPE_BINARY), {});
+    QVERIFY(app.waitForFinished(60000));
+    QCOMPARE(app.exitCode(), 1);
+    const QString err = QString::fromLocal8Bit(app.readAllStandardError());
+    QVERIFY2(err.contains(QStringLiteral("xvfb-run")) && err.contains(QStringLiteral("--screenshot")), qPrintable(err));
   }
 
   void a_screenshot_directory_that_cannot_be_written_is_refused() {
