@@ -76,7 +76,7 @@ MainWindow::MainWindow(Workloads workloads, Options options, QWidget* parent)
   buildMenus();
   buildStatusBar();
   resize(kDefaultSize);
-  resizeDocks({docks_[0], docks_[1]}, {370, 370}, Qt::Horizontal);
+  resizeDocks({docks_[0], docks_[1]}, {390, 360}, Qt::Horizontal);
   resizeDocks({warningsDock_}, {190}, Qt::Vertical);
   defaultState_ = saveState(kSettingsVersion);
   if (options_.useSettings) restoreLayout();
@@ -362,7 +362,10 @@ void MainWindow::buildStatusBar() {
 }
 
 void MainWindow::onSessionStarted() {
-  for (View& v : views_) v.view->resetSession();
+  for (View& v : views_) {
+    v.view->resetSession();
+    v.shown = nullptr;
+  }
   selection_->select({});
   frozen_.reset();
   pauseAction_->setChecked(false);
@@ -458,6 +461,9 @@ void MainWindow::setPaused(bool paused) {
   if (paused) {
     frozen_ = std::make_unique<observe::SystemState>(session_->state());
   } else {
+    // Views may keep a pointer to the state they were given: none may keep the frozen copy.
+    for (View& v : views_)
+      if (v.shown == frozen_.get()) refreshView(v, session_->state());
     frozen_.reset();
   }
   if (pauseAction_->isChecked() != paused) pauseAction_->setChecked(paused);
@@ -465,6 +471,7 @@ void MainWindow::setPaused(bool paused) {
 }
 
 void MainWindow::refreshView(View& v, const observe::SystemState& state) {
+  v.shown = &state;
   v.view->setState(state);
   v.dirty = false;
   v.lastMs = clock_.elapsed();

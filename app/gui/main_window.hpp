@@ -78,6 +78,7 @@ class MainWindow : public QMainWindow {
     int intervalMs = 100;
     bool dirty = false;
     qint64 lastMs = -1000000;
+    const observe::SystemState* shown = nullptr;  ///< the state it was last given (it may keep a pointer)
   };
   const std::vector<View>& viewList() const noexcept { return views_; }
   /// Brings a view to the front (raises its dock or switches the central tab).

@@ -4,6 +4,7 @@
 #include "gui/main_window.hpp"
 
 #include "common/actor_metrics.hpp"
+#include "warnings/warning_rules.hpp"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -22,9 +23,11 @@ void settle(int ms) {
   loop.exec();
 }
 
-/// The actor a reader would want to see first: a supervisor whose children failed lately, else
-/// the actor that handles the most messages, else the first root.
+/// The actor a reader would want to see first: one a warning is about, else a supervisor whose
+/// children failed lately, else the actor that handles the most messages, else the first root.
 ActorId interestingActor(const observe::SystemState& state) {
+  for (const views::Warning& w : views::lint(state))
+    if (w.actor.is_valid()) return w.actor;
   ActorId best{};
   std::size_t bestFailures = 0;
   for (const auto& [id, a] : state.actors()) {

@@ -269,8 +269,15 @@ class TestObservatory : public QObject {
     const std::uint64_t frozen = window.shownState().events_applied();
     QTRY_VERIFY_WITH_TIMEOUT(window.session().state().events_applied() > frozen + 10, kDeadline);
     QCOMPARE(window.shownState().events_applied(), frozen);
+    // Every view shown the frozen copy is given the live state before the copy goes (a view
+    // keeps a pointer to re-filter when the selection changes).
+    window.showView(QStringLiteral("message-flow"));
+    const as::observe::SystemState* copy = &window.shownState();
+    window.showView(QStringLiteral("supervision-graph"));
     window.setPaused(false);
     QVERIFY(window.shownState().events_applied() > frozen);
+    for (const auto& v : window.viewList()) QVERIFY2(v.shown != copy, qPrintable(v.id));
+    window.selection().select(as::ActorId{0, 2});  // views refresh from what they hold: no stale copy
   }
 
   void the_window_layout_and_choices_are_remembered_between_runs() {

@@ -58,10 +58,11 @@ QVariant TimersModel::data(const QModelIndex& index, int role) const {
     case Qt::DisplayRole:
       switch (index.column()) {
         case IdColumn: return QString::number(r.id);
-        case TargetColumn: return QStringLiteral("%1  %2").arg(QString::fromStdString(r.targetName), formatActorId(r.target));
+        case TargetColumn: return QString::fromStdString(r.targetName);
         case OwnerColumn:
-          return r.owner.is_valid() ? QStringLiteral("%1  %2").arg(QString::fromStdString(r.ownerName), formatActorId(r.owner))
-                                    : QStringLiteral("outside");
+          return !r.owner.is_valid() ? QStringLiteral("outside")
+                 : r.owner == r.target ? QStringLiteral("itself")
+                                       : QString::fromStdString(r.ownerName);
         case KindColumn: return timerKindText(r.kind);
         case PeriodColumn: return r.period > Duration::zero() ? formatDuration(r.period) : QStringLiteral("once");
         case NextColumn: return r.nextIn < Duration::zero() ? QStringLiteral("overdue %1").arg(formatDuration(-r.nextIn))
@@ -97,6 +98,9 @@ QVariant TimersModel::data(const QModelIndex& index, int role) const {
       break;
     }
     case Qt::ToolTipRole:
+      if (index.column() == TargetColumn) return QStringLiteral("%1 %2").arg(QString::fromStdString(r.targetName), formatActorId(r.target));
+      if (index.column() == OwnerColumn && r.owner.is_valid())
+        return QStringLiteral("%1 %2").arg(QString::fromStdString(r.ownerName), formatActorId(r.owner));
       if (index.column() >= LateP50Column)
         return QStringLiteral("How late the timer fired, after its deadline (p50 %1, p99 %2, max %3)")
             .arg(formatNanos(r.lateP50), formatNanos(r.lateP99), formatNanos(r.lateMax));

@@ -10,6 +10,7 @@
 #include <QPalette>
 
 #include <algorithm>
+#include <functional>
 #include <cctype>
 #include <unordered_set>
 
@@ -45,7 +46,7 @@ SupervisionTreeModel::Figures SupervisionTreeModel::figuresFor(const observe::Sy
   f.health = healthOf(a);
   f.mailbox = a.alive() ? a.mailbox_depth : 0;
   f.rate = a.alive() ? messagesPerSecond(state, a) : 0.0;
-  f.failures = failureCount(a);
+  f.failures = a.child_failures;
   f.recentFailures = a.recent_failures.empty() ? 0 : recentChildFailures(a, state.time(), std::chrono::seconds(10));
   return f;
 }
@@ -72,7 +73,7 @@ bool SupervisionTreeModel::markVisible(const observe::SystemState& state, const 
                                        Visible& visible) const {
   // Shown: a live actor (or a lingering stopped one) that matches the search, and the ancestors
   // of every shown actor, so that a match keeps its place in the tree.
-  bool show = (showStopped_ || a.alive() || state.time() - a.stopped <= kLinger) && matches(a);
+  bool show = (showStopped_ || a.alive() || a.stopped >= lingerSince_) && matches(a);
   for (ActorId child : a.children) {
     const observe::ActorRecord* c = state.actor(child);
     if (c == nullptr || c->parent != a.id) continue;
@@ -144,6 +145,18 @@ void SupervisionTreeModel::update(const observe::SystemState& state) {
     refreshAll(state, nullptr);
     return;
   }
+  // Stopped actors linger for kLinger, but only the latest kMaxLingering of them: a storm of
+  // short-lived actors would otherwise fill the tree with the dead.
+  lingerSince_ = state.time() - kLinger;
+  if (!showStopped_) {
+    std::vector<TimePoint> recent;
+    for (const auto& [id, a] : state.actors())
+      if (!a.alive() && a.stopped >= lingerSince_) recent.push_back(a.stopped);
+    if (recent.size() > kMaxLingering) {
+      std::nth_element(recent.begin(), recent.begin() + (kMaxLingering - 1), recent.end(), std::greater<>());
+      lingerSince_ = recent[kMaxLingering - 1];
+    }
+  }
   Visible visible;
   visible.reserve(state.actors().size());
   for (ActorId root : state.roots()) markVisible(state, *state.actor(root), visible);
@@ -187,6 +200,8 @@ void SupervisionTreeModel::update(const observe::SystemState& state) {
   if (!showStopped_)
     for (const auto& [id, node] : byId_)
       if (node->record && !node->record->alive()) lingerUntil_ = std::min(lingerUntil_, node->record->stopped + kLinger);
+  // More exits may push lingering actors out before their time: the structural signature
+  // (stop events) catches that.
 }
 
 void SupervisionTreeModel::refreshAll(const observe::SystemState& state, Node* parent) {
@@ -413,9 +428,9 @@ QVariant SupervisionTreeModel::headerData(int section, Qt::Orientation orientati
       case NameColumn: return QStringLiteral("Actor");
       case IdColumn: return QStringLiteral("Id");
       case StatusColumn: return QStringLiteral("Status");
-      case MailboxColumn: return QStringLiteral("Mailbox");
+      case MailboxColumn: return QStringLiteral("MsgQ");
       case RateColumn: return QStringLiteral("Msgs/s");
-      case FailuresColumn: return QStringLiteral("Failures");
+      case FailuresColumn: return QStringLiteral("Fails");
     }
   }
   if (role == Qt::ToolTipRole) {
@@ -423,9 +438,9 @@ QVariant SupervisionTreeModel::headerData(int section, Qt::Orientation orientati
       case NameColumn: return QStringLiteral("The registered name, or the actor's type when it has none");
       case IdColumn: return QStringLiteral("node.pid: unique within the System");
       case StatusColumn: return QStringLiteral("Where the actor is in its life, or how it ended");
-      case MailboxColumn: return QStringLiteral("Messages waiting in the mailbox now");
+      case MailboxColumn: return QStringLiteral("Messages waiting in the mailbox now (the Erlang observer calls it MsgQ)");
       case RateColumn: return QStringLiteral("Messages handled per second over the last second");
-      case FailuresColumn: return QStringLiteral("Failures of this actor's children plus its own handler failures");
+      case FailuresColumn: return QStringLiteral("How many of this actor's children failed (its own failure shows in Status)");
     }
   }
   if (role == Qt::TextAlignmentRole && section >= MailboxColumn)

@@ -41,6 +41,7 @@ class SupervisionTreeModel : public QAbstractItemModel {
   /// tree. Takes effect at the next update().
   void setFilterText(const QString& text);
   static constexpr Duration kLinger = std::chrono::seconds(3);
+  static constexpr std::size_t kMaxLingering = 40;
 
   /// A view that shows only expanded subtrees can ask to be told about figure changes under
   /// expanded rows only: rows under a collapsed row are still updated, but their dataChanged waits
@@ -131,6 +132,7 @@ class SupervisionTreeModel : public QAbstractItemModel {
   std::string filter_;  ///< lower case
   Signature signature_;
   TimePoint lingerUntil_ = TimePoint::max();  ///< when a lingering stopped actor must leave
+  TimePoint lingerSince_{};                   ///< stopped actors stopped since then linger
 };
 
 }  // namespace actorscope::views

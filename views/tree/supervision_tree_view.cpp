@@ -40,17 +40,17 @@ SupervisionTreeView::SupervisionTreeView(ActorSelection* selection, ActorControl
   tree_->setContextMenuPolicy(Qt::CustomContextMenu);
   tree_->setAllColumnsShowFocus(true);
   tree_->setAnimated(false);
-  tree_->setIndentation(16);
+  tree_->setIndentation(14);
   tree_->header()->setStretchLastSection(false);
   tree_->header()->setSectionResizeMode(SupervisionTreeModel::NameColumn, QHeaderView::Stretch);
   for (int c = SupervisionTreeModel::IdColumn; c < SupervisionTreeModel::ColumnCount; ++c)
     tree_->header()->setSectionResizeMode(c, QHeaderView::Interactive);
   const int digit = tree_->fontMetrics().horizontalAdvance(QLatin1Char('0'));
   tree_->header()->resizeSection(SupervisionTreeModel::IdColumn, 6 * digit);
-  tree_->header()->resizeSection(SupervisionTreeModel::StatusColumn, 8 * digit);
-  tree_->header()->resizeSection(SupervisionTreeModel::MailboxColumn, 7 * digit);
+  tree_->header()->resizeSection(SupervisionTreeModel::StatusColumn, 7 * digit + 4);
+  tree_->header()->resizeSection(SupervisionTreeModel::MailboxColumn, 6 * digit + 4);
   tree_->header()->resizeSection(SupervisionTreeModel::RateColumn, 7 * digit);
-  tree_->header()->resizeSection(SupervisionTreeModel::FailuresColumn, 6 * digit);
+  tree_->header()->resizeSection(SupervisionTreeModel::FailuresColumn, 5 * digit + 4);
   tree_->header()->setMinimumSectionSize(4 * digit);
   // The id is in every tooltip and in the inspector; the name needs the room more.
   tree_->header()->setSectionHidden(SupervisionTreeModel::IdColumn, true);

@@ -69,11 +69,22 @@ std::vector<Warning> lint(const observe::SystemState& state, const WarningThresh
     std::string summary;
     if (growing(state, a, t, summary)) out.push_back({WarningKind::growing_mailbox, Severity::warning, id, 0, summary});
 
-    const std::size_t storm = recentChildFailures(a, state.time(), t.restartStormWindow);
+    // A restart storm: children keep failing and the supervisor keeps replacing them (children
+    // spawned well after the supervisor itself, within the window). A supervisor that just lets
+    // its children fail is not restarting anything.
+    const std::size_t storm = a.alive() ? recentChildFailures(a, state.time(), t.restartStormWindow) : 0;
     if (storm >= t.restartStormFailures) {
-      out.push_back({WarningKind::restart_storm, Severity::error, id, 0,
-                     std::to_string(storm) + " child failures in the last " + seconds(t.restartStormWindow) +
-                         (a.recent_failures.empty() ? std::string() : "; latest: " + a.recent_failures.back().error)});
+      std::size_t replaced = 0;
+      for (ActorId c : a.children)
+        if (const observe::ActorRecord* r = state.actor(c);
+            r && state.time() - r->spawned <= t.restartStormWindow && r->spawned - a.spawned >= t.restartStormGrace)
+          ++replaced;
+      if (replaced >= t.restartStormReplacements) {
+        out.push_back({WarningKind::restart_storm, Severity::error, id, 0,
+                       std::to_string(storm) + " child failures and " + std::to_string(replaced) +
+                           " replacements in the last " + seconds(t.restartStormWindow) +
+                           (a.recent_failures.empty() ? std::string() : "; latest: " + a.recent_failures.back().error)});
+      }
     }
 
     if (qtLoops && !a.handling_ns.empty() &&
@@ -122,8 +133,8 @@ std::string_view warningExplanation(WarningKind kind) {
              "handles them; unless the load stops, its queue time and memory grow without bound. Look at who sends "
              "to it (Message flow) and at its handling time (Inspector).";
     case WarningKind::restart_storm:
-      return "Many children of this supervisor failed in a short time. A supervisor that restarts children that "
-             "fail at once only burns CPU: look at the failures' messages in the Inspector.";
+      return "Children of this supervisor keep failing and it keeps replacing them. Restarting a child that fails "
+             "again at once only burns CPU and hides the cause: look at the failures' messages in the Inspector.";
     case WarningKind::blocked_event_loop:
       return "On the qt runtime, the actors that share an event-loop thread run one handler at a time; a long "
              "handler holds all of them (and a GUI-thread handler freezes the window). Make the handler shorter, "

@@ -22,9 +22,13 @@ struct WarningThresholds {
   /// `growingMailboxMinDepth` deep and at least half as deep again as it started.
   Duration growingMailboxWindow = std::chrono::milliseconds(1500);
   std::uint64_t growingMailboxMinDepth = 100;
-  /// Restart storm: this many child failures within the window.
+  /// Restart storm: this many child failures within the window, and this many children spawned
+  /// in it to replace them (spawned at least `restartStormGrace` after the supervisor, so that its
+  /// first children do not count).
   std::size_t restartStormFailures = 5;
+  std::size_t restartStormReplacements = 3;
   Duration restartStormWindow = std::chrono::seconds(10);
+  Duration restartStormGrace = std::chrono::milliseconds(500);
   /// Blocked event loop (qt runtime): a handler ran at least this long on an event-loop thread.
   Duration blockedLoop = std::chrono::milliseconds(50);
   /// Late timer: p99 lateness at least this, after at least `lateTimerMinFires` firings.
