@@ -39,7 +39,7 @@ TimersView::TimersView(ActorSelection* selection, ActorControl* control, QWidget
   table_->horizontalHeader()->setStretchLastSection(true);
   table_->horizontalHeader()->setHighlightSections(false);
   const int digit = table_->fontMetrics().horizontalAdvance(QLatin1Char('0'));
-  const int widths[TimersModel::ColumnCount] = {5, 14, 14, 8, 7, 10, 6, 8, 8, 8};
+  const int widths[TimersModel::ColumnCount] = {5, 17, 10, 8, 7, 10, 6, 8, 8, 8};
   for (int c = 0; c < TimersModel::ColumnCount; ++c) table_->setColumnWidth(c, widths[c] * digit + 8);
 
   search_ = new SearchField(QStringLiteral("Filter by actor, kind or id"), this);

@@ -43,7 +43,9 @@ bool growing(const observe::SystemState& state, const observe::ActorRecord& a, c
   if (static_cast<std::int64_t>(depths.size()) * 3 < span * 2) return false;
   const std::uint64_t first = depths.front();
   const std::uint64_t last = std::max(depths.back(), a.mailbox_depth);
-  if (last < t.growingMailboxMinDepth || last * 2 < first * 3) return false;
+  // Deep, and deeper by a margin: a tenth of where it started (a backlog that grows at a steady
+  // rate keeps qualifying however long it has been growing), and at least 50 messages.
+  if (last < t.growingMailboxMinDepth || last < first + std::max<std::uint64_t>(50, first / 10)) return false;
   std::size_t rises = 0;
   for (std::size_t i = 1; i < depths.size(); ++i) {
     if (depths[i] > depths[i - 1]) ++rises;

@@ -19,7 +19,7 @@ enum class Severity : std::uint8_t { warning, error };
 
 struct WarningThresholds {
   /// Growing mailbox: over this much recent history, the depth rose in most steps, ended at least
-  /// `growingMailboxMinDepth` deep and at least half as deep again as it started.
+  /// `growingMailboxMinDepth` deep, and grew by a tenth of where it started (at least 50).
   Duration growingMailboxWindow = std::chrono::milliseconds(1500);
   std::uint64_t growingMailboxMinDepth = 100;
   /// Restart storm: this many child failures within the window, and this many children spawned
