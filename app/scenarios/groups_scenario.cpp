@@ -8,6 +8,7 @@
 #include <actorscope/actorscope.hpp>
 
 #include <array>
+#include <atomic>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -139,6 +140,13 @@ class GroupsScenario final : public Scenario {
     auto root = system.spawn<Hub>({.name = "hub"}, seed);
     if (!root)
       throw std::runtime_error(std::string("the groups scenario could not start: ") + root.error().what());
+  }
+  // A broadcast, as if the broadcaster had sent it to the member's group.
+  std::string demo_message(const ActorCell& actor) const override { return actor.as<MemberMsg>() ? "Broadcast" : ""; }
+  bool send_demo_message(const ActorCell& actor) const override {
+    static std::atomic<std::uint64_t> number{1'000'000};
+    auto ref = actor.as<MemberMsg>();
+    return ref && ref->cast(Broadcast{++number, "demo"}).has_value();
   }
 };
 

@@ -7,6 +7,7 @@
 
 #include <actorscope/actorscope.hpp>
 
+#include <atomic>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -113,6 +114,13 @@ class PipelineScenario final : public Scenario {
     auto root = system.spawn<Pipeline>({.name = "pipeline"}, seed);
     if (!root)
       throw std::runtime_error(std::string("the pipeline scenario could not start: ") + root.error().what());
+  }
+  // One more item into a stage (the slow one's mailbox shows it).
+  std::string demo_message(const ActorCell& actor) const override { return actor.as<Item>() ? "Item" : ""; }
+  bool send_demo_message(const ActorCell& actor) const override {
+    static std::atomic<std::uint64_t> id{1'000'000};
+    auto ref = actor.as<Item>();
+    return ref && ref->cast(Item{++id, 64}).has_value();
   }
 };
 

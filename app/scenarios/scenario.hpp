@@ -23,6 +23,18 @@ class Scenario {
   /// Spawns the scenario's actors on `system`; they keep working until it shuts down. Throws
   /// std::runtime_error if an actor cannot be spawned.
   virtual void start(System& system, std::uint64_t seed) const = 0;
+
+  /// The observatory's "Send" action: the name of the message this scenario would send `actor`
+  /// to show what it does ("" if it has none for that actor), and sending it (false if the actor
+  /// does not take it, or is gone). Scenarios without a demo message keep these defaults.
+  virtual std::string demo_message(const ActorCell& actor) const {
+    (void)actor;
+    return {};
+  }
+  virtual bool send_demo_message(const ActorCell& actor) const {
+    (void)actor;
+    return false;
+  }
 };
 
 /// Every built-in scenario, in the order `actorscope scenarios` lists them.

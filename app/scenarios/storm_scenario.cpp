@@ -115,6 +115,12 @@ class StormScenario final : public Scenario {
     if (!root)
       throw std::runtime_error(std::string("the storm scenario could not start: ") + root.error().what());
   }
+  // A poke: a drop then meets its fate (fails, stops or lingers).
+  std::string demo_message(const ActorCell& actor) const override { return actor.as<Poke>() ? "Poke" : ""; }
+  bool send_demo_message(const ActorCell& actor) const override {
+    auto ref = actor.as<Poke>();
+    return ref && ref->cast(Poke{}).has_value();
+  }
 };
 
 }  // namespace

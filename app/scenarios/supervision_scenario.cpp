@@ -6,6 +6,7 @@
 
 #include <actorscope/actorscope.hpp>
 
+#include <atomic>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -147,6 +148,13 @@ class SupervisionScenario final : public Scenario {
     if (!root)
       throw std::runtime_error(std::string("the supervision scenario could not start: ") +
                                root.error().what());
+  }
+  // A job, handed to a team (which gives it to a worker) or straight to a worker.
+  std::string demo_message(const ActorCell& actor) const override { return actor.as<Job>() ? "Job" : ""; }
+  bool send_demo_message(const ActorCell& actor) const override {
+    static std::atomic<std::uint64_t> number{1'000'000};
+    auto ref = actor.as<Job>();
+    return ref && ref->cast(Job{++number}).has_value();
   }
 };
 

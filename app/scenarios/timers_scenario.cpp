@@ -9,6 +9,7 @@
 
 #include <actorscope/actorscope.hpp>
 
+#include <atomic>
 #include <deque>
 #include <stdexcept>
 #include <string>
@@ -160,6 +161,16 @@ class TimersScenario final : public Scenario {
     auto root = system.spawn<Clockwork>({.name = "clockwork"}, seed);
     if (!root)
       throw std::runtime_error(std::string("the timers scenario could not start: ") + root.error().what());
+  }
+  // What its timer would have sent: a tick, or a ball for the juggler.
+  std::string demo_message(const ActorCell& actor) const override {
+    return actor.as<Ball>() ? "Ball" : actor.as<Tick>() ? "Tick" : "";
+  }
+  bool send_demo_message(const ActorCell& actor) const override {
+    static std::atomic<std::uint64_t> number{1'000'000};
+    if (auto ball = actor.as<Ball>()) return ball->cast(Ball{++number}).has_value();
+    if (auto tick = actor.as<Tick>()) return tick->cast(Tick{}).has_value();
+    return false;
   }
 };
 

@@ -113,7 +113,9 @@ void CellCore::note_send(MessageNode& n, std::uint8_t obs, std::string_view type
   }
   if ((obs & kMessages) == 0 || kind_ != CellKind::actor) return;
   const std::uint32_t every = sys_.sample_every();
-  if (every > 1 && received_.load(std::memory_order_relaxed) % every != 0) return;
+  // Offset by the actor's id, so that actors receiving at the same pace (a ring, a pool) are not
+  // all sampled in the same instant: the sampled stream stays smooth instead of coming in bursts.
+  if (every > 1 && (received_.load(std::memory_order_relaxed) + id_.pid) % every != 0) return;
   n.trace = sys_.next_trace();
   observe::Event e;
   e.kind = observe::EventKind::message_sent;

@@ -1,0 +1,664 @@
+// The observatory's main window.
+#include "gui/main_window.hpp"
+
+#include "actors/actors_view.hpp"
+#include "common/format.hpp"
+#include "common/health.hpp"
+#include "common/icons.hpp"
+#include "events/event_log_view.hpp"
+#include "flow/message_flow_view.hpp"
+#include "groups/process_groups_view.hpp"
+#include "inspector/actor_inspector.hpp"
+#include "timers/timers_view.hpp"
+#include "tree/supervision_graph_view.hpp"
+#include "tree/supervision_tree_view.hpp"
+#include "warnings/warnings_view.hpp"
+
+#include <actorscope/runtime.hpp>
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDir>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QThread>
+#include <QToolBar>
+
+#include <cstdio>
+#include <ctime>
+
+namespace actorscope::gui {
+namespace {
+
+constexpr int kSettingsVersion = 1;
+
+std::uint64_t threadCpuNs() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000ull + static_cast<std::uint64_t>(ts.tv_nsec);
+}
+
+QLabel* statusField(QWidget* parent, const QString& tip) {
+  auto* l = new QLabel(parent);
+  l->setToolTip(tip);
+  l->setContentsMargins(8, 0, 8, 0);
+  return l;
+}
+
+}  // namespace
+
+MainWindow::MainWindow(Workloads workloads, Options options, QWidget* parent)
+    : QMainWindow(parent), workloads_(std::move(workloads)), options_(options) {
+  setWindowTitle(QStringLiteral("Actorscope"));
+  setWindowIcon(views::icon(QStringLiteral("c-app")));
+  setObjectName(QStringLiteral("ActorscopeMainWindow"));
+  setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks | QMainWindow::GroupedDragging);
+  session_ = std::make_unique<LiveSession>(this);
+  selection_ = new views::ActorSelection(this);
+
+  buildActions();
+  buildToolBar();
+  buildViews();
+  buildMenus();
+  buildStatusBar();
+  resize(kDefaultSize);
+  resizeDocks({docks_[0], docks_[1]}, {390, 360}, Qt::Horizontal);
+  resizeDocks({warningsDock_}, {190}, Qt::Vertical);
+  defaultState_ = saveState(kSettingsVersion);
+  if (options_.useSettings) restoreLayout();
+
+  connect(session_.get(), &LiveSession::updated, this, &MainWindow::refreshViews);
+  connect(session_.get(), &LiveSession::started, this, &MainWindow::onSessionStarted);
+  connect(session_.get(), &LiveSession::stopped, this, &MainWindow::updateActions);
+  connect(session_.get(), &LiveSession::recordingChanged, this, [this](bool on) {
+    recordAction_->setChecked(on);
+    updateActions();
+  });
+  connect(session_.get(), &LiveSession::message, this, [this](const QString& m) { statusBar()->showMessage(m, 6000); });
+  connect(selection_, &views::ActorSelection::changed, this, &MainWindow::updateActions);
+  updateActions();
+  updateStatus();
+}
+
+MainWindow::~MainWindow() {
+  // Views keep pointers to the state the session owns: stop the session while they exist.
+  session_->stop();
+}
+
+void MainWindow::buildActions() {
+  startAction_ = new QAction(views::icon(QStringLiteral("start")), QStringLiteral("Start"), this);
+  startAction_->setObjectName(QStringLiteral("start"));
+  startAction_->setShortcut(Qt::Key_F5);
+  startAction_->setToolTip(QStringLiteral("Start the scenario on the chosen runtime (F5); restarts a running one"));
+  connect(startAction_, &QAction::triggered, this, &MainWindow::startFromToolbar);
+
+  pauseAction_ = new QAction(views::icon(QStringLiteral("pause")), QStringLiteral("Pause"), this);
+  pauseAction_->setObjectName(QStringLiteral("pause"));
+  pauseAction_->setShortcut(Qt::Key_F6);
+  pauseAction_->setCheckable(true);
+  pauseAction_->setToolTip(QStringLiteral("Freeze the views to read them (F6). The system keeps running and "
+                                          "nothing it does is lost: resuming jumps to the present."));
+  connect(pauseAction_, &QAction::toggled, this, &MainWindow::setPaused);
+
+  stopAction_ = new QAction(views::icon(QStringLiteral("stop")), QStringLiteral("Stop"), this);
+  stopAction_->setObjectName(QStringLiteral("stop"));
+  stopAction_->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
+  stopAction_->setToolTip(QStringLiteral("Shut the system down (Shift+F5); the final picture stays on show"));
+  connect(stopAction_, &QAction::triggered, this, &MainWindow::stopSession);
+
+  recordAction_ = new QAction(views::icon(QStringLiteral("c-record")), QStringLiteral("Record"), this);
+  recordAction_->setObjectName(QStringLiteral("record"));
+  recordAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+  recordAction_->setCheckable(true);
+  recordAction_->setToolTip(QStringLiteral("Record the live session to an SQLite file (Ctrl+R): lifecycle events, "
+                                           "sampled messages and exact counters, for 'actorscope inspect' and "
+                                           "'actorscope export'"));
+  connect(recordAction_, &QAction::triggered, this, &MainWindow::toggleRecording);
+
+  stopActorAction_ = new QAction(views::icon(QStringLiteral("actor-stop")), QStringLiteral("Stop Actor"), this);
+  stopActorAction_->setShortcut(Qt::Key_Delete);
+  connect(stopActorAction_, &QAction::triggered, this, [this] { session_->stopActor(targetActor()); });
+  killActorAction_ = new QAction(views::icon(QStringLiteral("actor-kill")), QStringLiteral("Kill Actor"), this);
+  killActorAction_->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_Delete));
+  connect(killActorAction_, &QAction::triggered, this, [this] { session_->killActor(targetActor()); });
+  sendActorAction_ = new QAction(views::icon(QStringLiteral("send")), QStringLiteral("Send Demo Message"), this);
+  sendActorAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
+  connect(sendActorAction_, &QAction::triggered, this, [this] { session_->sendDemoMessage(targetActor()); });
+  for (QAction* a :
+       {startAction_, pauseAction_, stopAction_, recordAction_, stopActorAction_, killActorAction_, sendActorAction_})
+    addAction(a);
+}
+
+void MainWindow::buildToolBar() {
+  QToolBar* bar = addToolBar(QStringLiteral("Session"));
+  bar->setObjectName(QStringLiteral("SessionToolBar"));
+  bar->setMovable(false);
+  bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+  bar->setIconSize(QSize(18, 18));
+
+  auto caption = [bar](const QString& text) {
+    auto* l = new QLabel(text, bar);
+    l->setContentsMargins(8, 0, 4, 0);
+    l->setForegroundRole(QPalette::PlaceholderText);
+    return l;
+  };
+  scenarioBox_ = new QComboBox(bar);
+  scenarioBox_->setObjectName(QStringLiteral("scenario"));
+  scenarioBox_->setMinimumContentsLength(12);
+  for (const Workload& w : workloads_) {
+    scenarioBox_->addItem(QString::fromStdString(w.name));
+    scenarioBox_->setItemData(scenarioBox_->count() - 1, QString::fromStdString(w.summary), Qt::ToolTipRole);
+  }
+  scenarioBox_->setToolTip(QStringLiteral("The demo scenario to run"));
+  runtimeBox_ = new QComboBox(bar);
+  runtimeBox_->setObjectName(QStringLiteral("runtime"));
+  for (const std::string& name : runtime_names())
+    if (name != "manual") runtimeBox_->addItem(QString::fromStdString(name));  // manual needs a driver, not a GUI
+  runtimeBox_->setItemData(runtimeBox_->findText(QStringLiteral("asio")),
+                           QStringLiteral("A Boost.Asio thread pool: actors run on any pool thread"), Qt::ToolTipRole);
+  runtimeBox_->setItemData(runtimeBox_->findText(QStringLiteral("qt")),
+                           QStringLiteral("Qt event loops: each actor is pinned to one event-loop thread"),
+                           Qt::ToolTipRole);
+  runtimeBox_->setToolTip(QStringLiteral("The runtime the actors run on"));
+  threadsBox_ = new QSpinBox(bar);
+  threadsBox_->setObjectName(QStringLiteral("threads"));
+  threadsBox_->setRange(1, 64);
+  threadsBox_->setValue(2);
+  threadsBox_->setToolTip(QStringLiteral("Worker threads of the runtime"));
+
+  bar->addWidget(caption(QStringLiteral("Scenario")));
+  bar->addWidget(scenarioBox_);
+  bar->addWidget(caption(QStringLiteral("Runtime")));
+  bar->addWidget(runtimeBox_);
+  bar->addWidget(caption(QStringLiteral("Threads")));
+  bar->addWidget(threadsBox_);
+  bar->addSeparator();
+  bar->addAction(startAction_);
+  bar->addAction(pauseAction_);
+  bar->addAction(stopAction_);
+  bar->addSeparator();
+  bar->addAction(recordAction_);
+}
+
+QDockWidget* MainWindow::addDock(const QString& id, const QString& title, const QString& iconName, QWidget* widget,
+                                 Qt::DockWidgetArea area) {
+  auto* dock = new QDockWidget(title, this);
+  dock->setObjectName(id + QStringLiteral("-dock"));
+  dock->setWidget(widget);
+  dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetFloatable);
+  dock->toggleViewAction()->setIcon(views::icon(iconName));
+  addDockWidget(area, dock);
+  docks_.push_back(dock);
+  connect(dock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+    if (visible) catchUp();
+  });
+  return dock;
+}
+
+void MainWindow::buildViews() {
+  tree_ = new views::SupervisionTreeView(selection_, session_.get());
+  graph_ = new views::SupervisionGraphView(selection_, session_.get());
+  actors_ = new views::ActorsView(selection_, session_.get());
+  inspector_ = new views::ActorInspector(selection_, session_.get());
+  groups_ = new views::ProcessGroupsView(selection_, session_.get());
+  timers_ = new views::TimersView(selection_, session_.get());
+  flow_ = new views::MessageFlowView(selection_, session_.get());
+  events_ = new views::EventLogView(selection_, session_.get());
+  warnings_ = new views::WarningsView(selection_, session_.get());
+
+  central_ = new QTabWidget(this);
+  central_->setDocumentMode(true);
+  central_->addTab(graph_, views::icon(QStringLiteral("graph")), QStringLiteral("Supervision graph"));
+  central_->addTab(actors_, views::icon(QStringLiteral("table")), QStringLiteral("Actors"));
+  central_->addTab(flow_, views::icon(QStringLiteral("flow")), QStringLiteral("Message flow"));
+  central_->addTab(events_, views::icon(QStringLiteral("events")), QStringLiteral("Event log"));
+  setCentralWidget(central_);
+  connect(central_, &QTabWidget::currentChanged, this, [this] { catchUp(); });
+
+  addDock(QStringLiteral("supervision-tree"), QStringLiteral("Supervision tree"), QStringLiteral("tree"), tree_,
+          Qt::LeftDockWidgetArea);
+  addDock(QStringLiteral("inspector"), QStringLiteral("Inspector"), QStringLiteral("inspector"), inspector_,
+          Qt::RightDockWidgetArea);
+  warningsDock_ = addDock(QStringLiteral("warnings"), QStringLiteral("Warnings"), QStringLiteral("warnings"), warnings_,
+                          Qt::BottomDockWidgetArea);
+  QDockWidget* groupsDock = addDock(QStringLiteral("process-groups"), QStringLiteral("Process groups"),
+                                    QStringLiteral("groups"), groups_, Qt::BottomDockWidgetArea);
+  QDockWidget* timersDock =
+      addDock(QStringLiteral("timers"), QStringLiteral("Timers"), QStringLiteral("timers"), timers_, Qt::BottomDockWidgetArea);
+  tabifyDockWidget(warningsDock_, groupsDock);
+  tabifyDockWidget(groupsDock, timersDock);
+  warningsDock_->raise();
+  // The bottom docks span the centre only: the tree and the inspector keep the full height.
+  setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+  setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+  connect(warnings_, &views::WarningsView::countChanged, this, [this](int n) {
+    warningsDock_->setWindowTitle(n > 0 ? QStringLiteral("Warnings (%1)").arg(n) : QStringLiteral("Warnings"));
+  });
+
+  views_ = {
+      {QStringLiteral("supervision-tree"), QStringLiteral("Supervision tree"), tree_, tree_, 250},
+      {QStringLiteral("supervision-graph"), QStringLiteral("Supervision graph"), graph_, graph_, 250},
+      {QStringLiteral("actors"), QStringLiteral("Actors"), actors_, actors_, 250},
+      {QStringLiteral("inspector"), QStringLiteral("Inspector"), inspector_, inspector_, 100},
+      {QStringLiteral("process-groups"), QStringLiteral("Process groups"), groups_, groups_, 250},
+      {QStringLiteral("timers"), QStringLiteral("Timers"), timers_, timers_, 250},
+      {QStringLiteral("message-flow"), QStringLiteral("Message flow"), flow_, flow_, 100},
+      {QStringLiteral("event-log"), QStringLiteral("Event log"), events_, events_, 100},
+      {QStringLiteral("warnings"), QStringLiteral("Warnings"), warnings_, warnings_, 500},
+  };
+  clock_.start();
+  // Spread the views over the ticks, so that the heavy ones (tree, graph, table) never all refresh
+  // in the same frame: each starts at its own phase of its interval.
+  for (std::size_t i = 0; i < views_.size(); ++i)
+    views_[i].lastMs = -static_cast<qint64>(views_[i].intervalMs) + static_cast<qint64>(i % 3) * 80;
+}
+
+void MainWindow::buildMenus() {
+  QMenu* session = menuBar()->addMenu(QStringLiteral("&Session"));
+  session->addAction(startAction_);
+  session->addAction(pauseAction_);
+  session->addAction(stopAction_);
+  session->addAction(recordAction_);
+  session->addSeparator();
+  QAction* quit = session->addAction(QStringLiteral("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+  quit->setMenuRole(QAction::QuitRole);
+
+  QMenu* actor = menuBar()->addMenu(QStringLiteral("&Actor"));
+  actor->addAction(stopActorAction_);
+  actor->addAction(killActorAction_);
+  actor->addAction(sendActorAction_);
+  actor->setToolTipsVisible(true);
+
+  QMenu* view = menuBar()->addMenu(QStringLiteral("&View"));
+  for (int i = 0; i < central_->count(); ++i) {
+    QAction* a = view->addAction(central_->tabIcon(i), central_->tabText(i));
+    a->setShortcut(QKeySequence(static_cast<int>(Qt::CTRL) | (Qt::Key_1 + i)));
+    connect(a, &QAction::triggered, this, [this, i] { central_->setCurrentIndex(i); });
+  }
+  view->addSeparator();
+  for (QDockWidget* d : docks_) view->addAction(d->toggleViewAction());
+  view->addSeparator();
+  findAction_ = view->addAction(views::icon(QStringLiteral("search")), QStringLiteral("Find Actor…"));
+  findAction_->setShortcut(QKeySequence::Find);
+  connect(findAction_, &QAction::triggered, this, [this] {
+    for (QDockWidget* d : docks_)
+      if (d->widget() == tree_) {
+        d->show();
+        d->raise();
+      }
+    tree_->focusSearch();
+  });
+  QMenu* theme = view->addMenu(views::icon(QStringLiteral("theme")), QStringLiteral("Theme"));
+  auto* group = new QActionGroup(this);
+  for (Theme t : {Theme::system, Theme::light, Theme::dark}) {
+    QString label = themeName(t);
+    label[0] = label[0].toUpper();
+    QAction* a = theme->addAction(label);
+    a->setCheckable(true);
+    a->setData(static_cast<int>(t));
+    group->addAction(a);
+    themeActions_.push_back(a);
+    connect(a, &QAction::triggered, this, [this, t] { setTheme(t); });
+  }
+  themeActions_[0]->setChecked(true);
+  resetLayoutAction_ = view->addAction(views::icon(QStringLiteral("layout-reset")), QStringLiteral("Reset Layout"));
+  connect(resetLayoutAction_, &QAction::triggered, this, [this] {
+    restoreState(defaultState_, kSettingsVersion);
+    for (QDockWidget* d : docks_) d->show();
+    warningsDock_->raise();
+  });
+
+  QMenu* help = menuBar()->addMenu(QStringLiteral("&Help"));
+  help->addAction(QStringLiteral("Keyboard Shortcuts"), this, [this] {
+    QMessageBox::information(
+        this, QStringLiteral("Keyboard shortcuts"),
+        QStringLiteral("<table cellpadding='3'>"
+                       "<tr><td><b>F5</b></td><td>start (or restart) the scenario</td></tr>"
+                       "<tr><td><b>F6</b></td><td>pause / resume the views</td></tr>"
+                       "<tr><td><b>Shift+F5</b></td><td>stop the system</td></tr>"
+                       "<tr><td><b>Ctrl+F</b></td><td>find an actor in the tree</td></tr>"
+                       "<tr><td><b>Ctrl+1…4</b></td><td>graph, actors, message flow, event log</td></tr>"
+                       "<tr><td><b>Delete</b></td><td>stop the selected actor</td></tr>"
+                       "<tr><td><b>Shift+Delete</b></td><td>kill the selected actor</td></tr>"
+                       "<tr><td><b>Ctrl+M</b></td><td>send the selected actor its demo message</td></tr>"
+                       "</table>"));
+  });
+  help->addAction(QStringLiteral("About Actorscope"), this, [this] {
+    QMessageBox::about(this, QStringLiteral("About Actorscope"),
+                       QStringLiteral("<h3>Actorscope</h3><p>An actor engine for C++20 in the Erlang/OTP tradition, "
+                                      "on a runtime chosen at run time, and the observatory that shows it running: "
+                                      "supervision, groups, timers, messages and warnings, live.</p>"));
+  });
+}
+
+void MainWindow::buildStatusBar() {
+  stateLabel_ = statusField(this, QStringLiteral("Session state"));
+  runtimeLabel_ = statusField(this, QStringLiteral("The runtime and its worker threads"));
+  actorsLabel_ = statusField(this, QStringLiteral("Actors alive now"));
+  messagesLabel_ = statusField(this, QStringLiteral("Messages handled per second, all actors (exact counters)"));
+  eventsLabel_ = statusField(this, QStringLiteral("Observation events taken from the engine per second"));
+  droppedLabel_ = statusField(this, QStringLiteral("Observation events dropped because the engine produced them faster "
+                                                   "than the observatory took them (counted, never silent)"));
+  samplingLabel_ = statusField(this, QString());
+  recordLabel_ = statusField(this, QString());
+  recordLabel_->hide();
+  statusBar()->addPermanentWidget(recordLabel_);
+  for (QLabel* l : {stateLabel_, runtimeLabel_, actorsLabel_, messagesLabel_, eventsLabel_, samplingLabel_, droppedLabel_})
+    statusBar()->addPermanentWidget(l);
+}
+
+void MainWindow::onSessionStarted() {
+  for (View& v : views_) {
+    v.view->resetSession();
+    v.shown = nullptr;
+  }
+  selection_->select({});
+  frozen_.reset();
+  pauseAction_->setChecked(false);
+  updateActions();
+}
+
+QString MainWindow::startSession(const QString& workload, const QString& runtime, unsigned threads) {
+  const int w = scenarioBox_->findText(workload);
+  if (w < 0) {
+    QStringList names;
+    for (int i = 0; i < scenarioBox_->count(); ++i) names << scenarioBox_->itemText(i);
+    const QString error = QStringLiteral("There is no scenario \"%1\"; the scenarios are: %2.").arg(workload, names.join(QStringLiteral(", ")));
+    statusBar()->showMessage(error, 10000);
+    return error;
+  }
+  scenarioBox_->setCurrentIndex(w);
+  if (runtimeBox_->findText(runtime) >= 0) runtimeBox_->setCurrentIndex(runtimeBox_->findText(runtime));
+  threadsBox_->setValue(static_cast<int>(threads));
+  SessionConfig config;
+  config.runtime = runtime.toStdString();
+  config.threads = threads;
+  try {
+    session_->start(workloads_[static_cast<std::size_t>(w)], config);
+  } catch (const SessionError& e) {
+    const QString error = QString::fromUtf8(e.what());
+    statusBar()->showMessage(error, 10000);
+    updateActions();
+    return error;
+  }
+  statusBar()->showMessage(QStringLiteral("Running %1 on %2 with %3 threads").arg(workload, runtime).arg(threads), 4000);
+  setWindowTitle(QStringLiteral("%1 on %2 — Actorscope").arg(workload, runtime));
+  return {};
+}
+
+void MainWindow::startFromToolbar() {
+  const QString error =
+      startSession(scenarioBox_->currentText(), runtimeBox_->currentText(), static_cast<unsigned>(threadsBox_->value()));
+  if (!error.isEmpty()) QMessageBox::warning(this, QStringLiteral("Could not start"), error);
+}
+
+QString MainWindow::startRecording(const QString& file, bool replace) {
+  try {
+    session_->startRecording(file.toStdString(), replace);
+  } catch (const SessionError& e) {
+    recordAction_->setChecked(false);
+    const QString error = QString::fromUtf8(e.what());
+    statusBar()->showMessage(error, 10000);
+    return error;
+  }
+  statusBar()->showMessage(QStringLiteral("Recording to %1").arg(file), 4000);
+  updateStatus();
+  return {};
+}
+
+void MainWindow::stopRecording() {
+  const QString file = QString::fromStdString(session_->recordingFile());
+  session_->stopRecording();
+  if (!file.isEmpty())
+    statusBar()->showMessage(QStringLiteral("Recorded %1: 'actorscope inspect %1' summarises it").arg(file), 8000);
+  updateStatus();
+}
+
+void MainWindow::toggleRecording(bool on) {
+  if (!on) {
+    stopRecording();
+    return;
+  }
+  const QString dir = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+  const QString suggested = QDir(dir.isEmpty() ? QDir::currentPath() : dir)
+                                .filePath(QStringLiteral("actorscope-%1-%2.db")
+                                              .arg(scenarioBox_->currentText(),
+                                                   QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"))));
+  // The dialog asks before overwriting a file, so a confirmed choice replaces it.
+  const QString file = QFileDialog::getSaveFileName(this, QStringLiteral("Record the session to"), suggested,
+                                                    QStringLiteral("Actorscope recordings (*.db);;All files (*)"));
+  if (file.isEmpty()) {
+    recordAction_->setChecked(false);
+    return;
+  }
+  const QString error = startRecording(file, true);
+  if (!error.isEmpty()) QMessageBox::warning(this, QStringLiteral("Could not record"), error);
+}
+
+void MainWindow::stopSession() {
+  session_->stop();
+  statusBar()->showMessage(QStringLiteral("Stopped: the final picture stays on show"), 4000);
+}
+
+const observe::SystemState& MainWindow::shownState() const { return frozen_ ? *frozen_ : session_->state(); }
+
+void MainWindow::setPaused(bool paused) {
+  if (paused == this->paused()) return;
+  if (paused) {
+    frozen_ = std::make_unique<observe::SystemState>(session_->state());
+  } else {
+    // Views may keep a pointer to the state they were given: none may keep the frozen copy.
+    for (View& v : views_)
+      if (v.shown == frozen_.get()) refreshView(v, session_->state());
+    frozen_.reset();
+  }
+  if (pauseAction_->isChecked() != paused) pauseAction_->setChecked(paused);
+  refreshViews();
+}
+
+void MainWindow::refreshView(View& v, const observe::SystemState& state) {
+  v.shown = &state;
+  v.view->setState(state);
+  v.dirty = false;
+  v.lastMs = clock_.elapsed();
+}
+
+void MainWindow::refreshViews() {
+  QElapsedTimer timer;
+  timer.start();
+  const std::uint64_t cpu0 = threadCpuNs();
+  const observe::SystemState& state = shownState();
+  static const bool trace = qEnvironmentVariableIsSet("ACTORSCOPE_TRACE_REFRESH");
+  const qint64 now = clock_.elapsed();
+  // A frozen picture (pause) or a stopped session is shown at once, whatever the intervals.
+  const bool immediate = paused() || !session_->running();
+  // A big system's tables and tree are slower to refresh, and nobody reads 10,000 rows four
+  // times a second: those views slow down to twice their interval, and at most one of them
+  // refreshes per frame (the others wait a frame or two), so that their costs never add up.
+  const bool big = state.actors().size() > 2000;
+  bool heavyDone = false;
+  for (View& v : views_) {
+    const bool heavy = v.widget == tree_ || v.widget == graph_ || v.widget == actors_ || v.widget == warnings_;
+    if (!immediate && (now - v.lastMs < v.intervalMs * (big && heavy ? 2 : 1) || (big && heavy && heavyDone))) {
+      v.dirty = true;
+      continue;
+    }
+    // Hidden views wait (they catch up when shown); the warnings always run, for the dock's count.
+    if (v.widget->isVisible() || v.widget == warnings_) {
+      QElapsedTimer vt;
+      vt.start();
+      refreshView(v, state);
+      if (heavy) heavyDone = true;
+      if (trace) std::fprintf(stderr, "%s %.2f ms\n", qPrintable(v.id), vt.nsecsElapsed() / 1e6);
+    } else {
+      v.dirty = true;
+    }
+  }
+  updateStatus();
+  lastRefreshNs_ = static_cast<std::uint64_t>(timer.nsecsElapsed());
+  lastRefreshCpuNs_ = threadCpuNs() - cpu0;
+  refreshNs_.record(lastRefreshNs_);
+  emit refreshed();
+}
+
+void MainWindow::catchUp() {
+  const observe::SystemState& state = shownState();
+  for (View& v : views_)
+    if (v.dirty && v.widget->isVisible()) refreshView(v, state);
+}
+
+void MainWindow::showView(const QString& id) {
+  for (const View& v : views_) {
+    if (v.id != id) continue;
+    const int tab = central_->indexOf(v.widget);
+    if (tab >= 0) central_->setCurrentIndex(tab);
+    for (QDockWidget* d : docks_)
+      if (d->widget() == v.widget) {
+        d->show();
+        d->raise();
+      }
+  }
+  catchUp();
+}
+
+void MainWindow::updateStatus() {
+  // Style sheets restyle (and repaint) on every call, and a label relays out on every text: set
+  // them only when they change, since this runs with every update.
+  auto restyle = [](QLabel* label, const QString& sheet) {
+    if (label->styleSheet() != sheet) label->setStyleSheet(sheet);
+  };
+  auto setText = [](QLabel* label, const QString& text) {
+    if (label->text() != text) label->setText(text);
+  };
+  const LiveSession::Metrics m = session_->metrics();
+  const bool running = session_->running();
+  const observe::SystemState& s = session_->state();
+  setText(stateLabel_, running ? (paused() ? QStringLiteral("● paused") : QStringLiteral("● live"))
+                               : QStringLiteral("● stopped"));
+  restyle(stateLabel_, QStringLiteral("color: %1;").arg(
+      (running && !paused() ? views::healthColor(views::Health::running, palette())
+                            : running ? views::warningColor(palette()) : palette().color(QPalette::PlaceholderText))
+          .name()));
+  setText(runtimeLabel_, s.runtime().empty()
+                             ? QStringLiteral("no runtime")
+                             : QStringLiteral("%1 · %2 threads").arg(QString::fromStdString(s.runtime())).arg(s.threads()));
+  setText(actorsLabel_, QStringLiteral("%1 actors").arg(m.alive));
+  setText(messagesLabel_, QStringLiteral("%1 msgs").arg(views::formatRate(m.messagesPerSecond)));
+  setText(eventsLabel_, QStringLiteral("%1 events").arg(views::formatRate(m.eventsPerSecond)));
+  setText(droppedLabel_, QStringLiteral("%1 dropped").arg(views::formatCount(static_cast<double>(m.dropped))));
+  // How the message events are taken: the sampling, and whether timing is on (it pauses when the
+  // message rate is so high that reading the clock around each message would slow the engine).
+  const bool timing = session_->timingActive() || !running;
+  setText(samplingLabel_, !running ? QString()
+                          : QStringLiteral("1:%1 sampled%2").arg(session_->sampleEvery()).arg(timing ? QString() : QStringLiteral(", no timing")));
+  samplingLabel_->setToolTip(
+      QStringLiteral("One message in %1 per receiving actor becomes a message event for the flow chart and the latency "
+                     "histograms; the sampling adapts to the message rate. Counters stay exact.%2")
+          .arg(session_->sampleEvery())
+          .arg(timing ? QString()
+                      : QStringLiteral(" Timing is paused: above %1 messages a second, reading the clock around each "
+                                       "message would slow the engine down; the histograms keep what they measured.")
+                            .arg(views::formatCount(session_->config().timingLimit))));
+  inspector_->setTimingNote(timing ? QString()
+                                   : QStringLiteral("Timing is paused while the system handles more than %1 messages a "
+                                                    "second (the clock reads would slow it down): the histograms show "
+                                                    "what was measured before.")
+                                         .arg(views::formatCount(session_->config().timingLimit)));
+  if (const auto progress = session_->recordingProgress()) {
+    setText(recordLabel_, QStringLiteral("● REC %1 · %2 events")
+                              .arg(QFileInfo(QString::fromStdString(session_->recordingFile())).fileName(),
+                                   views::formatCount(static_cast<double>(progress->events_recorded))));
+    recordLabel_->setToolTip(QStringLiteral("Recording to %1; %2 events written, %3 dropped%4")
+                                 .arg(QString::fromStdString(session_->recordingFile()))
+                                 .arg(progress->events_recorded)
+                                 .arg(progress->events_dropped)
+                                 .arg(progress->error ? QStringLiteral(": ") + QString::fromStdString(*progress->error)
+                                                      : QString()));
+    restyle(recordLabel_, QStringLiteral("color: %1; font-weight: bold;").arg(views::errorColor(palette()).name()));
+    recordLabel_->show();
+  } else {
+    recordLabel_->hide();
+  }
+  restyle(droppedLabel_, m.dropped > 0 ? QStringLiteral("color: %1;").arg(views::errorColor(palette()).name())
+                                             : QString());
+}
+
+ActorId MainWindow::targetActor() const { return selection_->current(); }
+
+void MainWindow::updateActions() {
+  const bool running = session_->running();
+  startAction_->setText(running ? QStringLiteral("Restart") : QStringLiteral("Start"));
+  startAction_->setEnabled(!workloads_.empty());
+  pauseAction_->setEnabled(running);
+  stopAction_->setEnabled(running);
+  recordAction_->setEnabled(running);
+  recordAction_->setChecked(session_->recording());
+  const ActorId id = targetActor();
+  const bool live = session_->canControl(id);
+  stopActorAction_->setEnabled(live);
+  killActorAction_->setEnabled(live);
+  sendActorAction_->setEnabled(live && !session_->demoMessageName(id).isEmpty());
+  updateStatus();
+}
+
+void MainWindow::setTheme(Theme theme) {
+  theme_ = theme;
+  applyTheme(theme);
+  for (QAction* a : themeActions_) a->setChecked(a->data().toInt() == static_cast<int>(theme));
+  // Rows cache nothing colour-dependent, but painted views and labels need a fresh paint.
+  for (View& v : views_) v.widget->update();
+  updateStatus();
+}
+
+void MainWindow::restoreLayout() {
+  QSettings settings;
+  settings.beginGroup(QStringLiteral("MainWindow"));
+  if (settings.value(QStringLiteral("version")).toInt() == kSettingsVersion) {
+    restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("state")).toByteArray(), kSettingsVersion);
+    central_->setCurrentIndex(settings.value(QStringLiteral("tab"), 0).toInt());
+    const int s = scenarioBox_->findText(settings.value(QStringLiteral("scenario")).toString());
+    if (s >= 0) scenarioBox_->setCurrentIndex(s);
+    const int r = runtimeBox_->findText(settings.value(QStringLiteral("runtime")).toString());
+    if (r >= 0) runtimeBox_->setCurrentIndex(r);
+    threadsBox_->setValue(settings.value(QStringLiteral("threads"), 2).toInt());
+    if (auto t = themeFromName(settings.value(QStringLiteral("theme")).toString())) setTheme(*t);
+  }
+  settings.endGroup();
+}
+
+void MainWindow::saveLayout() {
+  QSettings settings;
+  settings.beginGroup(QStringLiteral("MainWindow"));
+  settings.setValue(QStringLiteral("version"), kSettingsVersion);
+  settings.setValue(QStringLiteral("geometry"), saveGeometry());
+  settings.setValue(QStringLiteral("state"), saveState(kSettingsVersion));
+  settings.setValue(QStringLiteral("tab"), central_->currentIndex());
+  settings.setValue(QStringLiteral("scenario"), scenarioBox_->currentText());
+  settings.setValue(QStringLiteral("runtime"), runtimeBox_->currentText());
+  settings.setValue(QStringLiteral("threads"), threadsBox_->value());
+  settings.setValue(QStringLiteral("theme"), themeName(theme_));
+  settings.endGroup();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  if (options_.useSettings) saveLayout();
+  session_->stop();
+  QMainWindow::closeEvent(event);
+}
+
+}  // namespace actorscope::gui

@@ -1,0 +1,181 @@
+// MainWindow: the observatory. A toolbar picks the scenario, the runtime and its threads, and
+// starts, pauses and stops the live session; the views sit in docks around a tabbed centre (graph,
+// actors, message flow, event log); the status bar shows the runtime, actors alive, messages/s,
+// events/s and dropped events. Only visible views are refreshed; hidden ones catch up when shown.
+#pragma once
+
+#include "gui/live_session.hpp"
+#include "gui/theme.hpp"
+#include "gui/workload.hpp"
+
+#include "common/actor_selection.hpp"
+#include "common/state_view.hpp"
+
+#include <actorscope/observe/histogram.hpp>
+
+#include <QElapsedTimer>
+#include <QMainWindow>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+class QAction;
+class QComboBox;
+class QDockWidget;
+class QLabel;
+class QSpinBox;
+class QTabWidget;
+
+namespace actorscope::views {
+class ActorInspector;
+class ActorsView;
+class EventLogView;
+class MessageFlowView;
+class ProcessGroupsView;
+class SupervisionGraphView;
+class SupervisionTreeView;
+class TimersView;
+class WarningsView;
+}  // namespace actorscope::views
+
+namespace actorscope::gui {
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  struct Options {
+    /// Restore the window layout and choices from QSettings (and save them on close).
+    bool useSettings = true;
+  };
+
+  MainWindow(Workloads workloads, Options options, QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  /// Selects a scenario, runtime and thread count in the toolbar and starts a session. Returns
+  /// "" on success, otherwise what went wrong (also shown in the status bar).
+  QString startSession(const QString& workload, const QString& runtime, unsigned threads);
+  void stopSession();
+  void setPaused(bool paused);
+  /// Starts recording the session to `file` (`replace`: overwrite an existing file). Returns ""
+  /// on success, otherwise what went wrong (also shown to the user).
+  QString startRecording(const QString& file, bool replace);
+  void stopRecording();
+  bool paused() const noexcept { return frozen_ != nullptr; }
+
+  LiveSession& session() noexcept { return *session_; }
+  views::ActorSelection& selection() noexcept { return *selection_; }
+  /// The state the views show now (the live one, or the frozen copy while paused).
+  const observe::SystemState& shownState() const;
+
+  struct View {
+    QString id;     ///< "supervision-tree", "actors", ...: also the screenshot's file name
+    QString title;  ///< "Supervision tree"
+    QWidget* widget;
+    views::StateView* view;
+    /// At most one refresh per this many ms: figures that change 30 times a second cannot be read,
+    /// and a table of thousands of rows need not be re-sorted that often.
+    int intervalMs = 100;
+    bool dirty = false;
+    qint64 lastMs = -1000000;
+    const observe::SystemState* shown = nullptr;  ///< the state it was last given (it may keep a pointer)
+  };
+  const std::vector<View>& viewList() const noexcept { return views_; }
+  /// Brings a view to the front (raises its dock or switches the central tab).
+  void showView(const QString& id);
+
+  views::SupervisionTreeView* treeView() const noexcept { return tree_; }
+  views::SupervisionGraphView* graphView() const noexcept { return graph_; }
+  views::ActorsView* actorsView() const noexcept { return actors_; }
+  views::WarningsView* warningsView() const noexcept { return warnings_; }
+  views::ActorInspector* inspector() const noexcept { return inspector_; }
+
+  void setTheme(Theme theme);
+  /// Time spent refreshing the views per update (ns).
+  const observe::LogHistogram& refreshTimes() const noexcept { return refreshNs_; }
+  void resetRefreshTimes() { refreshNs_.clear(); }
+  /// The last refresh's wall time and the UI thread's CPU time for it (ns).
+  std::uint64_t lastRefreshNs() const noexcept { return lastRefreshNs_; }
+  std::uint64_t lastRefreshCpuNs() const noexcept { return lastRefreshCpuNs_; }
+
+  static constexpr QSize kDefaultSize{1366, 768};
+
+ signals:
+  /// The views show a new state.
+  void refreshed();
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+
+ private:
+  void buildActions();
+  void buildToolBar();
+  void buildViews();
+  void buildMenus();
+  void buildStatusBar();
+  QDockWidget* addDock(const QString& id, const QString& title, const QString& iconName, QWidget* widget,
+                       Qt::DockWidgetArea area);
+  void refreshViews();
+  void refreshView(View& v, const observe::SystemState& state);
+  void catchUp();
+  void updateStatus();
+  void updateActions();
+  void restoreLayout();
+  void saveLayout();
+  void onSessionStarted();
+  void startFromToolbar();
+  void toggleRecording(bool on);
+  ActorId targetActor() const;
+
+  Workloads workloads_;
+  Options options_;
+  std::unique_ptr<LiveSession> session_;
+  views::ActorSelection* selection_;
+  std::unique_ptr<observe::SystemState> frozen_;
+  std::vector<View> views_;
+  QByteArray defaultState_;
+
+  views::SupervisionTreeView* tree_ = nullptr;
+  views::SupervisionGraphView* graph_ = nullptr;
+  views::ActorsView* actors_ = nullptr;
+  views::ActorInspector* inspector_ = nullptr;
+  views::ProcessGroupsView* groups_ = nullptr;
+  views::TimersView* timers_ = nullptr;
+  views::MessageFlowView* flow_ = nullptr;
+  views::EventLogView* events_ = nullptr;
+  views::WarningsView* warnings_ = nullptr;
+  QTabWidget* central_ = nullptr;
+  QDockWidget* warningsDock_ = nullptr;
+  std::vector<QDockWidget*> docks_;
+
+  QComboBox* scenarioBox_ = nullptr;
+  QComboBox* runtimeBox_ = nullptr;
+  QSpinBox* threadsBox_ = nullptr;
+  QAction* startAction_ = nullptr;
+  QAction* pauseAction_ = nullptr;
+  QAction* stopAction_ = nullptr;
+  QAction* recordAction_ = nullptr;
+  QAction* stopActorAction_ = nullptr;
+  QAction* killActorAction_ = nullptr;
+  QAction* sendActorAction_ = nullptr;
+  QAction* findAction_ = nullptr;
+  QAction* resetLayoutAction_ = nullptr;
+  std::vector<QAction*> themeActions_;
+
+  QLabel* runtimeLabel_ = nullptr;
+  QLabel* actorsLabel_ = nullptr;
+  QLabel* messagesLabel_ = nullptr;
+  QLabel* eventsLabel_ = nullptr;
+  QLabel* droppedLabel_ = nullptr;
+  QLabel* samplingLabel_ = nullptr;
+  QLabel* recordLabel_ = nullptr;
+  QLabel* stateLabel_ = nullptr;
+
+  observe::LogHistogram refreshNs_;
+  std::uint64_t lastRefreshNs_ = 0;
+  std::uint64_t lastRefreshCpuNs_ = 0;
+  QElapsedTimer clock_;
+  Theme theme_ = Theme::system;
+};
+
+}  // namespace actorscope::gui

@@ -1,0 +1,167 @@
+// The observatory's entry point.
+#include "gui/observatory.hpp"
+
+#include "gui/main_window.hpp"
+#include "gui/screenshots.hpp"
+#include "gui/theme.hpp"
+
+#include "cli/args.hpp"
+
+#include <actorscope/runtime.hpp>
+
+#include <QApplication>
+
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+
+namespace actorscope::gui {
+
+const char* const kObservatoryUsage =
+    "usage: actorscope [--scenario NAME] [--runtime asio|qt] [--threads N] [--theme system|light|dark]\n"
+    "       actorscope --screenshot DIR [--scenario NAME] [--runtime R] [--threads N] [--seconds S] [--theme T]\n"
+    "\n"
+    "Without a command, actorscope opens the observatory: the scenario (default: supervision) runs live\n"
+    "on the runtime (default: asio, 2 threads) and every view follows it.\n"
+    "\n"
+    "  --screenshot DIR  run the scenario offscreen for S seconds (default 3), save one PNG per view\n"
+    "                    and window.png into DIR, and exit\n";
+
+namespace {
+
+struct Choices {
+  std::string scenario;
+  std::string runtime = "asio";
+  unsigned threads = 2;
+  std::optional<Theme> theme;
+  std::optional<std::string> screenshotDir;
+  double seconds = 3.0;
+};
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) {
+    if (!out.empty()) out += ", ";
+    out += n;
+  }
+  return out;
+}
+
+/// Args names its command in messages; the observatory has none, so tidy the spacing it leaves.
+std::string tidy(std::string message) {
+  for (const char* from : {"actorscope : ", "'actorscope  --help'"}) {
+    const std::string f = from;
+    const std::string to = f == "actorscope : " ? "actorscope: " : "'actorscope --help'";
+    for (auto at = message.find(f); at != std::string::npos; at = message.find(f)) message.replace(at, f.size(), to);
+  }
+  return message;
+}
+
+Choices parse(std::vector<std::string> args, const Workloads& workloads) {
+  cli::Args a("", std::move(args));
+  Choices c;
+  std::vector<std::string> scenarioNames;
+  for (const Workload& w : workloads) scenarioNames.push_back(w.name);
+  const std::string fallback = std::find(scenarioNames.begin(), scenarioNames.end(), "supervision") != scenarioNames.end()
+                                   ? "supervision"
+                                   : (scenarioNames.empty() ? std::string() : scenarioNames.front());
+  c.scenario = a.value_or("scenario", fallback);
+  c.runtime = a.value_or("runtime", "asio");
+  c.threads = static_cast<unsigned>(a.integer("threads", 1, 64).value_or(2));
+  if (auto t = a.value("theme")) {
+    c.theme = themeFromName(QString::fromStdString(*t));
+    if (!c.theme) throw a.error("--theme must be system, light or dark, not \"" + *t + "\"");
+  }
+  c.screenshotDir = a.value("screenshot");
+  const auto seconds = a.seconds("seconds", 600);
+  a.finish();
+  if (seconds && !c.screenshotDir) throw a.error("--seconds goes with --screenshot DIR");
+  if (seconds) c.seconds = *seconds;
+  if (scenarioNames.empty()) throw a.error("this build has no demo scenarios to run");
+  if (std::find(scenarioNames.begin(), scenarioNames.end(), c.scenario) == scenarioNames.end())
+    throw a.error("there is no scenario \"" + c.scenario + "\"; the scenarios are: " + joined(scenarioNames));
+  std::vector<std::string> runtimes;
+  for (const auto& r : runtime_names())
+    if (r != "manual") runtimes.push_back(r);
+  if (std::find(runtimes.begin(), runtimes.end(), c.runtime) == runtimes.end()) {
+    std::string list;
+    for (std::size_t i = 0; i < runtimes.size(); ++i) list += (i == 0 ? "" : i + 1 == runtimes.size() ? " or " : ", ") + runtimes[i];
+    std::string why = "the observatory runs actors on " + list + ", not \"" + c.runtime + "\"";
+    if (c.runtime == "manual") why += " (the manual runtime only moves when a test steps it)";
+    throw a.error(why);
+  }
+  return c;
+}
+
+bool haveDisplay() {
+  auto set = [](const char* name) {
+    const char* v = std::getenv(name);
+    return v != nullptr && *v != '\0';
+  };
+  return set("QT_QPA_PLATFORM") || set("DISPLAY") || set("WAYLAND_DISPLAY");
+}
+
+}  // namespace
+
+int runObservatory(int argc, char** argv, std::vector<std::string> args, Workloads workloads) {
+  Choices choices;
+  try {
+    choices = parse(std::move(args), workloads);
+  } catch (const cli::ArgError& e) {
+    std::fprintf(stderr, "%s\n", tidy(e.what()).c_str());
+    return 2;
+  }
+  if (choices.screenshotDir) {
+    try {
+      prepareScreenshotDir(QString::fromStdString(*choices.screenshotDir));
+    } catch (const ScreenshotError& e) {
+      std::fprintf(stderr, "actorscope: %s\n", e.what());
+      return 2;
+    }
+    // Screenshots need no display: draw offscreen unless the caller chose a platform.
+    if (!std::getenv("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+  } else if (!haveDisplay()) {
+    std::fprintf(stderr,
+                 "actorscope: there is no display to open the observatory on (neither DISPLAY nor WAYLAND_DISPLAY "
+                 "is set).\n"
+                 "  - on a desktop, run it from a terminal inside the desktop session;\n"
+                 "  - on a server, run it under a virtual display: xvfb-run -a actorscope\n"
+                 "  - or save every view as PNG without a display: actorscope --screenshot DIR\n"
+                 "  - the command-line tools need no display: actorscope help\n");
+    return 1;
+  }
+
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName(QStringLiteral("Actorscope"));
+  QApplication::setApplicationName(QStringLiteral("actorscope"));
+  QApplication::setApplicationDisplayName(QStringLiteral("Actorscope"));
+
+  if (choices.screenshotDir) {
+    try {
+      MainWindow window(std::move(workloads), {.useSettings = false});
+      if (choices.theme) window.setTheme(*choices.theme);
+      ScreenshotOptions options;
+      options.dir = QString::fromStdString(*choices.screenshotDir);
+      options.scenario = QString::fromStdString(choices.scenario);
+      options.runtime = QString::fromStdString(choices.runtime);
+      options.threads = choices.threads;
+      options.seconds = choices.seconds;
+      const QStringList files = takeScreenshots(window, options);
+      for (const QString& f : files) std::printf("%s\n", f.toLocal8Bit().constData());
+      return 0;
+    } catch (const ScreenshotError& e) {
+      std::fprintf(stderr, "actorscope: %s\n", e.what());
+      return 1;
+    }
+  }
+
+  MainWindow window(std::move(workloads), {.useSettings = true});
+  if (choices.theme) window.setTheme(*choices.theme);
+  window.show();
+  const QString error = window.startSession(QString::fromStdString(choices.scenario),
+                                            QString::fromStdString(choices.runtime), choices.threads);
+  if (!error.isEmpty()) std::fprintf(stderr, "actorscope: %s\n", error.toLocal8Bit().constData());
+  return app.exec();
+}
+
+}  // namespace actorscope::gui

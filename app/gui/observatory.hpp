@@ -1,0 +1,19 @@
+// runObservatory: `actorscope` without a subcommand. Parses the window's options, checks that a
+// display is there (or explains what to do), then opens the main window on a live scenario, or
+// takes headless screenshots with --screenshot.
+#pragma once
+
+#include "gui/workload.hpp"
+
+#include <string>
+#include <vector>
+
+namespace actorscope::gui {
+
+/// The options `actorscope` takes without a subcommand, for --help.
+extern const char* const kObservatoryUsage;
+
+/// Returns the process exit code: 0, 1 (could not run), 2 (a usage mistake).
+int runObservatory(int argc, char** argv, std::vector<std::string> args, Workloads workloads);
+
+}  // namespace actorscope::gui

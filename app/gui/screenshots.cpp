@@ -1,0 +1,102 @@
+// Headless screenshots of every view.
+#include "gui/screenshots.hpp"
+
+#include "gui/main_window.hpp"
+
+#include "common/actor_metrics.hpp"
+#include "warnings/warning_rules.hpp"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QEventLoop>
+#include <QFileInfo>
+#include <QPixmap>
+#include <QTemporaryFile>
+#include <QTimer>
+
+namespace actorscope::gui {
+namespace {
+
+void settle(int ms) {
+  QEventLoop loop;
+  QTimer::singleShot(ms, &loop, &QEventLoop::quit);
+  loop.exec();
+}
+
+/// The actor a reader would want to see first: one a warning is about, else a supervisor whose
+/// children failed lately, else the actor that handles the most messages, else the first root.
+ActorId interestingActor(const observe::SystemState& state) {
+  for (const views::Warning& w : views::lint(state))
+    if (w.actor.is_valid()) return w.actor;
+  ActorId best{};
+  std::size_t bestFailures = 0;
+  for (const auto& [id, a] : state.actors()) {
+    if (!a.alive()) continue;
+    const std::size_t f = views::recentChildFailures(a, state.time(), std::chrono::seconds(30));
+    if (f > bestFailures) {
+      bestFailures = f;
+      best = id;
+    }
+  }
+  if (best.is_valid()) return best;
+  double bestRate = 0;
+  for (const auto& [id, a] : state.actors()) {
+    const double r = views::messagesPerSecond(state, a);
+    if (a.alive() && r > bestRate) {
+      bestRate = r;
+      best = id;
+    }
+  }
+  if (best.is_valid()) return best;
+  const auto roots = state.roots();
+  return roots.empty() ? ActorId{} : roots.front();
+}
+
+}  // namespace
+
+void prepareScreenshotDir(const QString& dir) {
+  if (dir.isEmpty()) throw ScreenshotError("--screenshot needs a directory");
+  QDir d(dir);
+  if (!d.exists() && !QDir().mkpath(dir))
+    throw ScreenshotError("cannot create the screenshot directory \"" + dir.toStdString() + "\"");
+  QFileInfo info(d.absolutePath());
+  if (!info.isDir()) throw ScreenshotError("\"" + dir.toStdString() + "\" is not a directory");
+  QTemporaryFile probe(d.filePath(QStringLiteral(".actorscope-write-test-XXXXXX")));
+  if (!probe.open())
+    throw ScreenshotError("cannot write into the screenshot directory \"" + dir.toStdString() + "\": " +
+                          probe.errorString().toStdString());
+}
+
+QStringList takeScreenshots(MainWindow& window, const ScreenshotOptions& options) {
+  prepareScreenshotDir(options.dir);
+  window.resize(MainWindow::kDefaultSize);
+  window.show();
+  const QString error = window.startSession(options.scenario, options.runtime, options.threads);
+  if (!error.isEmpty()) throw ScreenshotError(error.toStdString());
+  settle(static_cast<int>(options.seconds * 1000));
+
+  window.selection().select(interestingActor(window.session().state()));
+  window.setPaused(true);  // one consistent picture for every view
+  QStringList written;
+  const QDir dir(options.dir);
+  auto save = [&](QWidget* w, const QString& name) {
+    QCoreApplication::processEvents();
+    const QString path = dir.filePath(name + QStringLiteral(".png"));
+    if (!w->grab().save(path)) throw ScreenshotError("cannot write \"" + path.toStdString() + "\"");
+    written << path;
+  };
+  for (const MainWindow::View& v : window.viewList()) {
+    window.showView(v.id);
+    settle(60);
+    save(v.widget, v.id);
+  }
+  window.showView(QStringLiteral("supervision-graph"));
+  window.showView(QStringLiteral("warnings"));
+  settle(60);
+  save(&window, QStringLiteral("window"));
+  window.setPaused(false);
+  window.stopSession();
+  return written;
+}
+
+}  // namespace actorscope::gui

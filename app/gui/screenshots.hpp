@@ -1,0 +1,36 @@
+// Screenshots: runs a scenario in the main window (offscreen or not) for a few seconds, then saves
+// one PNG per view and one of the whole window. This is `actorscope --screenshot DIR`, and how the
+// pictures in the user guide are made.
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+#include <stdexcept>
+
+namespace actorscope::gui {
+
+class MainWindow;
+
+struct ScreenshotOptions {
+  QString dir;
+  QString scenario;
+  QString runtime = QStringLiteral("asio");
+  unsigned threads = 2;
+  double seconds = 3.0;
+};
+
+/// The directory cannot be created or written, or the scenario would not start. what() is for users.
+class ScreenshotError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Checks that `dir` exists (creating it if needed) and is writable. Throws ScreenshotError.
+void prepareScreenshotDir(const QString& dir);
+
+/// Runs the scenario, picks an interesting actor for the inspector, freezes the views and saves
+/// `<view>.png` for every view and `window.png`. Returns the files written. Throws ScreenshotError.
+QStringList takeScreenshots(MainWindow& window, const ScreenshotOptions& options);
+
+}  // namespace actorscope::gui

@@ -1,0 +1,399 @@
+// The observatory's main window over a live System: it opens a workload on each runtime and the
+// tree shows its root; killing an actor from the tree's context menu makes its supervisor react
+// in its row; selection is shared; pause freezes the views while the session keeps folding;
+// screenshots write non-empty PNGs. Waits use QTRY_* with generous deadlines; no sleeps.
+#include "office_workload.hpp"
+
+#include "gui/builtin_workloads.hpp"
+#include "gui/main_window.hpp"
+#include "gui/observatory.hpp"
+#include "gui/screenshots.hpp"
+
+#include "actors/actors_table_model.hpp"
+#include "actors/actors_view.hpp"
+#include "common/roles.hpp"
+#include "groups/process_groups_model.hpp"
+#include "groups/process_groups_view.hpp"
+#include "timers/timers_model.hpp"
+#include "timers/timers_view.hpp"
+#include "inspector/actor_inspector.hpp"
+#include "tree/supervision_tree_model.hpp"
+#include "tree/supervision_tree_view.hpp"
+
+#include <QAction>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QSettings>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QDir>
+#include <QImage>
+#include <QProcess>
+#include <QMenu>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeView>
+
+#include <actorscope/storage/session_reader.hpp>
+
+namespace as = actorscope;
+namespace gui = actorscope::gui;
+namespace v = actorscope::views;
+
+namespace {
+
+constexpr int kDeadline = 20000;
+
+/// The tree view's index of the first actor with this name.
+QModelIndex viewIndexOf(v::SupervisionTreeView& tree, const std::string& name) {
+  QAbstractItemModel* proxy = tree.treeView()->model();
+  std::function<QModelIndex(const QModelIndex&)> find = [&](const QModelIndex& parent) -> QModelIndex {
+    for (int r = 0; r < proxy->rowCount(parent); ++r) {
+      const QModelIndex i = proxy->index(r, 0, parent);
+      if (i.data(Qt::ToolTipRole).toString().contains(QStringLiteral("<b>%1</b>").arg(QString::fromStdString(name))))
+        return i;
+      if (QModelIndex found = find(i); found.isValid()) return found;
+    }
+    return {};
+  };
+  return find({});
+}
+
+std::size_t aliveChildren(const as::observe::SystemState& s, as::ActorId id) {
+  const auto* a = s.actor(id);
+  if (!a) return 0;
+  std::size_t n = 0;
+  for (as::ActorId c : a->children)
+    if (const auto* r = s.actor(c); r && r->alive()) ++n;
+  return n;
+}
+
+}  // namespace
+
+class TestObservatory : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+  void the_window_opens_a_workload_on_each_runtime_and_the_tree_shows_its_root_data() {
+    QTest::addColumn<QString>("runtime");
+    QTest::newRow("asio") << QStringLiteral("asio");
+    QTest::newRow("qt") << QStringLiteral("qt");
+  }
+  void the_window_opens_a_workload_on_each_runtime_and_the_tree_shows_its_root() {
+    QFETCH(QString, runtime);
+    gui::MainWindow window({office::workload()}, {.useSettings = false});
+    window.show();
+    QCOMPARE(window.startSession(QStringLiteral("office"), runtime, 2), QString());
+    auto* tree = window.treeView()->treeView();
+    QTRY_VERIFY_WITH_TIMEOUT(tree->model()->rowCount() >= 1, kDeadline);
+    QCOMPARE(tree->model()->index(0, v::SupervisionTreeModel::NameColumn).data().toString(), QStringLiteral("office"));
+    QTRY_COMPARE_WITH_TIMEOUT(window.session().state().runtime(), runtime.toStdString(), kDeadline);
+    // The desks and their clerks arrive as the workload starts them.
+    QTRY_VERIFY_WITH_TIMEOUT(viewIndexOf(*window.treeView(), "desk-a").isValid(), kDeadline);
+    QTRY_VERIFY_WITH_TIMEOUT(window.session().metrics().handled > 0, kDeadline);
+    window.stopSession();
+    QVERIFY(!window.session().running());
+    QCOMPARE(window.session().state().alive_count(), 0u);
+  }
+
+  void the_builtin_scenarios_open_on_each_runtime_and_the_tree_shows_their_root_data() {
+    QTest::addColumn<QString>("scenario");
+    QTest::addColumn<QString>("runtime");
+    QTest::addColumn<QString>("root");
+    QTest::newRow("supervision on asio") << "supervision" << "asio" << "supervisor";
+    QTest::newRow("supervision on qt") << "supervision" << "qt" << "supervisor";
+    QTest::newRow("pipeline on qt") << "pipeline" << "qt" << "pipeline";
+    QTest::newRow("groups on asio") << "groups" << "asio" << "hub";
+    QTest::newRow("timers on qt") << "timers" << "qt" << "clockwork";
+    QTest::newRow("storm on asio") << "storm" << "asio" << "storm";
+  }
+  void the_builtin_scenarios_open_on_each_runtime_and_the_tree_shows_their_root() {
+    QFETCH(QString, scenario);
+    QFETCH(QString, runtime);
+    QFETCH(QString, root);
+    gui::MainWindow window(gui::builtinWorkloads(), {.useSettings = false});
+    window.show();
+    QCOMPARE(window.startSession(scenario, runtime, 2), QString());
+    auto* tree = window.treeView()->treeView();
+    QTRY_VERIFY_WITH_TIMEOUT(tree->model()->rowCount() >= 1, kDeadline);
+    QCOMPARE(tree->model()->index(0, v::SupervisionTreeModel::NameColumn).data().toString(), root);
+    QTRY_VERIFY_WITH_TIMEOUT(window.session().state().alive_count() > 2, kDeadline);
+    window.stopSession();
+  }
+
+  void the_demo_message_of_a_builtin_scenario_reaches_the_actor() {
+    gui::MainWindow window(gui::builtinWorkloads(), {.useSettings = false});
+    window.show();
+    QCOMPARE(window.startSession(QStringLiteral("supervision"), QStringLiteral("asio"), 2), QString());
+    QTRY_VERIFY_WITH_TIMEOUT(viewIndexOf(*window.treeView(), "team-a").isValid(), kDeadline);
+    const as::ActorId team = viewIndexOf(*window.treeView(), "team-a").data(v::ActorIdRole).value<as::ActorId>();
+    QCOMPARE(window.session().demoMessageName(team), QStringLiteral("Job"));
+    QMenu* menu = window.treeView()->contextMenuFor(viewIndexOf(*window.treeView(), "team-a"));
+    auto* send = menu->findChild<QAction*>(QStringLiteral("send"));
+    QVERIFY(send && send->isEnabled());
+    QCOMPARE(send->text(), QStringLiteral("Send Job"));
+    QSignalSpy complaints(&window.session(), &gui::LiveSession::message);
+    send->trigger();
+    menu->close();
+    QCOMPARE(complaints.count(), 0);  // taken
+    // The dispatcher has no demo message: the action says so instead of pretending.
+    QTRY_VERIFY_WITH_TIMEOUT(viewIndexOf(*window.treeView(), "dispatcher").isValid(), kDeadline);
+    QMenu* other = window.treeView()->contextMenuFor(viewIndexOf(*window.treeView(), "dispatcher"));
+    QVERIFY(!other->findChild<QAction*>(QStringLiteral("send"))->isEnabled());
+    other->close();
+  }
+
+  void the_record_toggle_writes_the_live_session_to_a_recording() {
+    QTemporaryDir dir;
+    const QString file = dir.filePath(QStringLiteral("live.db"));
+    gui::MainWindow window(gui::builtinWorkloads(), {.useSettings = false});
+    window.show();
+    QCOMPARE(window.startSession(QStringLiteral("supervision"), QStringLiteral("asio"), 2), QString());
+    QCOMPARE(window.startRecording(file, false), QString());
+    QVERIFY(window.session().recording());
+    QTRY_VERIFY_WITH_TIMEOUT(window.session().recordingProgress()->events_recorded > 50, kDeadline);
+    window.stopRecording();
+    QVERIFY(!window.session().recording());
+    as::SessionReader reader(file.toStdString());
+    QCOMPARE(reader.sessions().size(), 1u);
+    QCOMPARE(reader.sessions().front().scenario, std::string("supervision"));
+    QVERIFY(reader.sessions().front().events_recorded > 50);
+
+    // The file exists now: recording to it again without replacing is refused, with a message.
+    const QString error = window.startRecording(file, false);
+    QVERIFY2(error.contains(QStringLiteral("exists")), qPrintable(error));
+    QVERIFY(!window.session().recording());
+    window.stopSession();
+  }
+
+  void an_unknown_workload_or_runtime_is_refused_with_a_message() {
+    gui::MainWindow window({office::workload()}, {.useSettings = false});
+    QVERIFY(window.startSession(QStringLiteral("no-such"), QStringLiteral("asio"), 2).contains(QStringLiteral("office")));
+    QVERIFY(window.startSession(QStringLiteral("office"), QStringLiteral("tokio"), 2).contains(QStringLiteral("tokio")));
+    QVERIFY(!window.session().running());
+  }
+
+  void killing_an_actor_from_the_tree_menu_makes_its_supervisor_react_in_its_row() {
+    gui::MainWindow window({office::workload(false)}, {.useSettings = false});
+    window.show();
+    QCOMPARE(window.startSession(QStringLiteral("quiet-office"), QStringLiteral("asio"), 2), QString());
+    v::SupervisionTreeView& tree = *window.treeView();
+    QTRY_VERIFY_WITH_TIMEOUT(viewIndexOf(tree, "desk-a/clerk-3").isValid(), kDeadline);
+
+    const QModelIndex clerk = viewIndexOf(tree, "desk-a/clerk-2");
+    const as::ActorId clerkId = clerk.data(v::ActorIdRole).value<as::ActorId>();
+    const as::ActorId deskId = clerk.parent().data(v::ActorIdRole).value<as::ActorId>();
+    QVERIFY(clerkId.is_valid() && deskId.is_valid());
+    QCOMPARE(aliveChildren(window.session().state(), deskId), 3u);
+
+    QMenu* menu = tree.contextMenuFor(clerk);
+    QVERIFY(menu);
+    auto* kill = menu->findChild<QAction*>(QStringLiteral("kill"));
+    QVERIFY(kill && kill->isEnabled());
+    kill->trigger();
+    menu->close();
+
+    // The clerk's row says it was killed, and the desk (its supervisor) hires a replacement: its
+    // row in the tree gains a new live child.
+    QTRY_COMPARE_WITH_TIMEOUT(
+        window.treeView()->model()->indexOf(clerkId, v::SupervisionTreeModel::StatusColumn).data().toString(),
+        QStringLiteral("killed"), kDeadline);
+    QTRY_VERIFY_WITH_TIMEOUT(viewIndexOf(tree, "desk-a/clerk-4").isValid(), kDeadline);
+    QCOMPARE(viewIndexOf(tree, "desk-a/clerk-4").parent().data(v::ActorIdRole).value<as::ActorId>(), deskId);
+    QTRY_COMPARE_WITH_TIMEOUT(aliveChildren(window.session().state(), deskId), 3u, kDeadline);
+    const auto* desk = window.session().state().actor(deskId);
+    QVERIFY(desk->supervision_handled >= 1);
+  }
+
+  void the_selection_is_shared_between_the_table_the_tree_and_the_inspector() {
+    gui::MainWindow window({office::workload(false)}, {.useSettings = false});
+    window.show();
+    QCOMPARE(window.startSession(QStringLiteral("quiet-office"), QStringLiteral("asio"), 2), QString());
+    window.showView(QStringLiteral("actors"));
+    v::ActorsView& actors = *window.actorsView();
+    QTRY_VERIFY_WITH_TIMEOUT(actors.model()->rowCount() >= 5, kDeadline);
+    int row = -1;
+    for (int r = 0; r < actors.model()->rowCount(); ++r)
+      if (actors.model()->index(r, v::ActorsTableModel::NameColumn).data().toString() == QStringLiteral("desk-b"))
+        row = r;
+    QVERIFY(row >= 0);
+    const as::ActorId id = actors.model()->actorAt(row);
+    actors.tableView()->setCurrentIndex(actors.model()->index(row, v::ActorsTableModel::NameColumn));
+    QCOMPARE(window.selection().current(), id);
+    const QModelIndex inTree = window.treeView()->treeView()->currentIndex();
+    QCOMPARE(inTree.data(v::ActorIdRole).value<as::ActorId>(), id);
+    QTRY_VERIFY_WITH_TIMEOUT(window.inspector()->details().has_value(), kDeadline);
+    QCOMPARE(window.inspector()->details()->id, id);
+  }
+
+  void the_groups_and_timers_views_follow_the_live_system() {
+    gui::MainWindow window({office::workload(false)}, {.useSettings = false});
+    window.show();
+    QCOMPARE(window.startSession(QStringLiteral("quiet-office"), QStringLiteral("qt"), 2), QString());
+    window.showView(QStringLiteral("process-groups"));
+    auto* groups = window.findChild<v::ProcessGroupsView*>();
+    QVERIFY(groups);
+    // Six clerks in "clerks" (default scope) and three in each desk's group (scope "desks").
+    auto membersOf = [&](const QString& scope, const QString& group) {
+      const QAbstractItemModel* m = groups->model();
+      for (int s = 0; s < m->rowCount(); ++s) {
+        const QModelIndex si = m->index(s, 0);
+        if (si.data().toString() != scope) continue;
+        for (int g = 0; g < m->rowCount(si); ++g)
+          if (m->index(g, 0, si).data().toString() == group) return m->rowCount(m->index(g, 0, si));
+      }
+      return -1;
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(membersOf(QStringLiteral("default"), QStringLiteral("clerks")), 6, kDeadline);
+    QTRY_COMPARE_WITH_TIMEOUT(membersOf(QStringLiteral("desks"), QStringLiteral("desk-b")), 3, kDeadline);
+
+    window.showView(QStringLiteral("timers"));
+    auto* timers = window.findChild<v::TimersView*>();
+    QVERIFY(timers);
+    QTRY_COMPARE_WITH_TIMEOUT(timers->model()->rowCount(), 1, kDeadline);
+    QCOMPARE(timers->model()->index(0, v::TimersModel::KindColumn).data().toString(), QStringLiteral("interval"));
+    QTRY_VERIFY_WITH_TIMEOUT(timers->model()->index(0, v::TimersModel::FiredColumn).data().toInt() > 3, kDeadline);
+  }
+
+  void pausing_freezes_the_views_while_the_session_keeps_folding() {
+    gui::MainWindow window({office::workload()}, {.useSettings = false});
+    window.show();
+    QCOMPARE(window.startSession(QStringLiteral("office"), QStringLiteral("asio"), 2), QString());
+    QTRY_VERIFY_WITH_TIMEOUT(window.session().state().events_applied() > 20, kDeadline);
+    window.setPaused(true);
+    const std::uint64_t frozen = window.shownState().events_applied();
+    QTRY_VERIFY_WITH_TIMEOUT(window.session().state().events_applied() > frozen + 10, kDeadline);
+    QCOMPARE(window.shownState().events_applied(), frozen);
+    // Every view shown the frozen copy is given the live state before the copy goes (a view
+    // keeps a pointer to re-filter when the selection changes).
+    window.showView(QStringLiteral("message-flow"));
+    const as::observe::SystemState* copy = &window.shownState();
+    window.showView(QStringLiteral("supervision-graph"));
+    window.setPaused(false);
+    QVERIFY(window.shownState().events_applied() > frozen);
+    for (const auto& v : window.viewList()) QVERIFY2(v.shown != copy, qPrintable(v.id));
+    window.selection().select(as::ActorId{0, 2});  // views refresh from what they hold: no stale copy
+  }
+
+  void the_window_layout_and_choices_are_remembered_between_runs() {
+    QCoreApplication::setOrganizationName(QStringLiteral("ActorscopeTest"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_observatory"));
+    QSettings().clear();
+    {
+      gui::MainWindow first({office::workload(false), office::workload()}, {.useSettings = true});
+      first.show();
+      first.showView(QStringLiteral("actors"));
+      auto* timersDock = first.findChild<QDockWidget*>(QStringLiteral("timers-dock"));
+      QVERIFY(timersDock);
+      timersDock->hide();
+      first.findChild<QComboBox*>(QStringLiteral("scenario"))->setCurrentIndex(1);
+      first.findChild<QSpinBox*>(QStringLiteral("threads"))->setValue(3);
+      first.setTheme(gui::Theme::dark);
+      QVERIFY(first.close());
+    }
+    gui::MainWindow second({office::workload(false), office::workload()}, {.useSettings = true});
+    second.show();
+    QVERIFY(second.findChild<QDockWidget*>(QStringLiteral("timers-dock"))->isHidden());
+    QCOMPARE(second.findChild<QTabWidget*>()->currentIndex(), 1);
+    QCOMPARE(second.findChild<QComboBox*>(QStringLiteral("scenario"))->currentText(), QStringLiteral("office"));
+    QCOMPARE(second.findChild<QSpinBox*>(QStringLiteral("threads"))->value(), 3);
+    QVERIFY(second.palette().color(QPalette::Window).lightness() < 128);
+    second.setTheme(gui::Theme::system);
+    QSettings().clear();
+  }
+
+  void screenshots_write_a_non_empty_png_for_every_view_and_the_window() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    gui::MainWindow window({office::workload()}, {.useSettings = false});
+    gui::ScreenshotOptions options;
+    options.dir = dir.filePath(QStringLiteral("shots"));
+    options.scenario = QStringLiteral("office");
+    options.seconds = 0.5;
+    const QStringList files = gui::takeScreenshots(window, options);
+    QCOMPARE(files.size(), static_cast<qsizetype>(window.viewList().size() + 1));
+    for (const QString& f : files) {
+      const QImage image(f);
+      QVERIFY2(!image.isNull() && image.width() > 50 && image.height() > 50, qPrintable(f));
+    }
+    QVERIFY(files.last().endsWith(QStringLiteral("window.png")));
+    QCOMPARE(QImage(files.last()).size(), gui::MainWindow::kDefaultSize);
+  }
+
+  void every_usage_mistake_gets_a_message_and_exit_code_2() {
+    char prog[] = "actorscope";
+    char* argv[] = {prog, nullptr};
+    const gui::Workloads w{office::workload()};
+    for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+             {"--scenario", "nope"},
+             {"--runtime", "manual"},
+             {"--runtime", "tokio"},
+             {"--theme", "purple"},
+             {"--threads", "0"},
+             {"--seconds", "3"},
+             {"--frobnicate"},
+             {"--screenshot", "/proc/actorscope-cannot-be-here"},
+         }) {
+      QCOMPARE(gui::runObservatory(1, argv, args, w), 2);
+    }
+  }
+
+  void actorscope_screenshot_writes_non_empty_pngs_and_exits_0() {
+    QTemporaryDir dir;
+    QProcess app;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("QT_QPA_PLATFORM"));  // it must choose offscreen by itself
+    env.remove(QStringLiteral("DISPLAY"));
+    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    app.setProcessEnvironment(env);
+    app.start(QStringLiteral(ACTORSCOPE_BINARY),
+              {QStringLiteral("--screenshot"), dir.filePath(QStringLiteral("shots")), QStringLiteral("--scenario"),
+               QStringLiteral("pipeline"), QStringLiteral("--seconds"), QStringLiteral("1")});
+    QVERIFY(app.waitForFinished(120000));
+    QCOMPARE(app.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(app.exitCode(), 0);
+    const QStringList pngs = QDir(dir.filePath(QStringLiteral("shots"))).entryList({QStringLiteral("*.png")});
+    QCOMPARE(pngs.size(), 10);
+    QVERIFY(pngs.contains(QStringLiteral("window.png")));
+    for (const QString& p : pngs) {
+      const QImage image(dir.filePath(QStringLiteral("shots/") + p));
+      QVERIFY2(!image.isNull() && image.width() > 50, qPrintable(p));
+    }
+  }
+
+  void without_a_display_the_observatory_says_what_to_do() {
+    QProcess app;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+    env.remove(QStringLiteral("DISPLAY"));
+    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    app.setProcessEnvironment(env);
+    app.start(QStringLiteral(ACTORSCOPE_BINARY), {});
+    QVERIFY(app.waitForFinished(60000));
+    QCOMPARE(app.exitCode(), 1);
+    const QString err = QString::fromLocal8Bit(app.readAllStandardError());
+    QVERIFY2(err.contains(QStringLiteral("xvfb-run")) && err.contains(QStringLiteral("--screenshot")), qPrintable(err));
+  }
+
+  void a_screenshot_directory_that_cannot_be_written_is_refused() {
+    QTemporaryDir dir;
+    const QString file = dir.filePath(QStringLiteral("a-file"));
+    QFile f(file);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.close();
+    try {
+      gui::prepareScreenshotDir(file + QStringLiteral("/shots"));
+      QFAIL("a directory under a file was accepted");
+    } catch (const gui::ScreenshotError& e) {
+      QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("cannot create")), e.what());
+    }
+  }
+};
+
+QTEST_MAIN(TestObservatory)
+#include "tst_observatory.moc"

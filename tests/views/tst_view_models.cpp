@@ -1,0 +1,468 @@
+// The observatory's item models over SystemStates built from scripted event streams: each is
+// checked by QAbstractItemModelTester through a series of updates (actors added, stopped,
+// reparented, pruned; groups joined and left; timers started, fired and cancelled), and each
+// update keeps selections (persistent indexes) on their actors without resetting the model.
+#include "scripted_state.hpp"
+
+#include "actors/actors_table_model.hpp"
+#include "common/actor_metrics.hpp"
+#include "common/actor_selection.hpp"
+#include "common/roles.hpp"
+#include "events/event_log_model.hpp"
+#include "flow/message_flow_model.hpp"
+#include "groups/process_groups_model.hpp"
+#include "inspector/actor_details.hpp"
+#include "timers/timers_model.hpp"
+#include "tree/supervision_tree_model.hpp"
+#include "warnings/warnings_model.hpp"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace views_test;
+namespace v = actorscope::views;
+
+namespace {
+
+/// The tree as indented lines, "name" per row: what a user sees, compared as a golden value.
+QStringList dump(const QAbstractItemModel& m, const QModelIndex& parent = {}, int depth = 0) {
+  QStringList out;
+  for (int r = 0; r < m.rowCount(parent); ++r) {
+    const QModelIndex i = m.index(r, 0, parent);
+    out << QString(depth * 2, QLatin1Char(' ')) + i.data().toString();
+    out << dump(m, i, depth + 1);
+  }
+  return out;
+}
+
+/// A supervision tree: root(1) → sup-a(2) → w3, w4; root → sup-b(5) → w6.
+void buildTree(ScriptedState& s) {
+  s.spawn(1, 0, "root", "demo::Root");
+  s.spawn(2, 1, "sup-a", "demo::Supervisor");
+  s.spawn(3, 2, "", "demo::Worker");
+  s.spawn(4, 2, "w4", "demo::Worker");
+  s.spawn(5, 1, "sup-b", "demo::Supervisor");
+  s.spawn(6, 5, "w6", "demo::Worker");
+}
+
+}  // namespace
+
+class TestViewModels : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void the_tree_model_follows_spawns_stops_reparenting_and_pruning_without_a_reset() {
+    ScriptedState s({.stopped_actors = 2});
+    buildTree(s);
+    v::SupervisionTreeModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy resets(&model, &QAbstractItemModel::modelAboutToBeReset);
+    model.update(s.state);
+    QCOMPARE(dump(model), (QStringList{"root", "  sup-a", "    Worker", "    w4", "  sup-b", "    w6"}));
+
+    // A persistent index (what a selection holds) on w6 must follow it through every update.
+    QPersistentModelIndex w6 = model.indexOf(id(6));
+    QVERIFY(w6.isValid());
+
+    s.spawn(7, 5, "w7");
+    model.update(s.state);
+    QCOMPARE(dump(model).last(), QStringLiteral("    w7"));
+    QCOMPARE(w6.data().toString(), QStringLiteral("w6"));
+
+    // w4 stops: it lingers (greyed, "stopped") for a few seconds, then leaves the tree.
+    s.stop(4, "enough");
+    model.update(s.state);
+    QCOMPARE(model.indexOf(id(4), v::SupervisionTreeModel::StatusColumn).data().toString(), QStringLiteral("stopped"));
+    s.advance(v::SupervisionTreeModel::kLinger + 1s);
+    s.tick();
+    model.update(s.state);
+    QVERIFY(!model.indexOf(id(4)).isValid());
+    QCOMPARE(w6.data().toString(), QStringLiteral("w6"));
+
+    // With "show stopped", the stopped actor comes back.
+    model.setShowStopped(true);
+    model.update(s.state);
+    QVERIFY(model.indexOf(id(4)).isValid());
+
+    // w6 moves from sup-b to sup-a (link to a new supervisor).
+    s.link(6, 2);
+    model.update(s.state);
+    QCOMPARE(model.indexOf(id(6)).parent(), model.indexOf(id(2)));
+    QCOMPARE(model.rowCount(model.indexOf(id(5))), 1);  // only w7 left under sup-b
+
+    // Pruning: with room for two stopped actors, the oldest exits are forgotten (and leave).
+    s.fail(3, "boom");
+    s.stop(7);
+    model.update(s.state);
+    QVERIFY(!model.indexOf(id(4)).isValid());  // pruned: the oldest of three stopped actors
+    QCOMPARE(model.indexOf(id(3), v::SupervisionTreeModel::StatusColumn).data().toString(), QStringLiteral("failed"));
+    QCOMPARE(model.indexOf(id(2), v::SupervisionTreeModel::FailuresColumn).data().toString(), QStringLiteral("1"));
+
+    // The whole subtree goes when its supervisor is killed and everything is pruned.
+    s.kill(2);
+    s.kill(6);
+    model.setShowStopped(false);
+    s.advance(v::SupervisionTreeModel::kLinger + 1s);
+    s.tick();
+    model.update(s.state);
+    QCOMPARE(dump(model), (QStringList{"root", "  sup-b"}));
+    QCOMPARE(resets.count(), 0);
+  }
+
+  void only_the_latest_stopped_actors_linger_in_the_tree() {
+    ScriptedState s;
+    s.spawn(1, 0, "storm");
+    for (std::uint64_t pid = 2; pid < 102; ++pid) s.spawn(pid, 1, "", "demo::Drop");
+    for (std::uint64_t pid = 2; pid < 102; ++pid) {
+      s.advance(1ms);
+      s.stop(pid, "evaporated");
+    }
+    v::SupervisionTreeModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.update(s.state);
+    QCOMPARE(model.rowCount(model.indexOf(id(1))), static_cast<int>(v::SupervisionTreeModel::kMaxLingering));
+    QVERIFY(model.indexOf(id(101)).isValid());  // the latest stay
+    QVERIFY(!model.indexOf(id(2)).isValid());
+  }
+
+  void the_tree_model_filters_by_name_type_or_id_and_keeps_the_ancestors_of_matches() {
+    ScriptedState s;
+    buildTree(s);
+    v::SupervisionTreeModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.update(s.state);
+    model.setFilterText(QStringLiteral("W4"));
+    model.update(s.state);
+    QCOMPARE(dump(model), (QStringList{"root", "  sup-a", "    w4"}));
+    model.setFilterText(QStringLiteral("0.6"));
+    model.update(s.state);
+    QCOMPARE(dump(model), (QStringList{"root", "  sup-b", "    w6"}));
+    model.setFilterText(QStringLiteral("supervisor"));  // the type
+    model.update(s.state);
+    QCOMPARE(dump(model), (QStringList{"root", "  sup-a", "  sup-b"}));
+    model.setFilterText(QString());
+    model.update(s.state);
+    QCOMPARE(dump(model).size(), 6);
+  }
+
+  void the_tree_model_sends_data_changes_only_for_rows_whose_figures_moved() {
+    ScriptedState s;
+    buildTree(s);
+    v::SupervisionTreeModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.update(s.state);
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    model.update(s.state);
+    QCOMPARE(changed.count(), 0);  // nothing moved, nothing sent
+    s.advance(100ms);
+    s.stats(6, 50, 12);
+    model.update(s.state);
+    QCOMPARE(changed.count(), 1);
+    const QModelIndex tl = changed.first().at(0).value<QModelIndex>();
+    QCOMPARE(model.actorAt(tl), id(6));
+    QCOMPARE(model.indexOf(id(6), v::SupervisionTreeModel::MailboxColumn).data().toString(), QStringLiteral("12"));
+    QCOMPARE(model.indexOf(id(6), v::SupervisionTreeModel::RateColumn).data().toString(), QStringLiteral("50/s"));
+  }
+
+  void figures_under_a_collapsed_row_are_signalled_when_it_opens_if_the_view_asks() {
+    ScriptedState s;
+    buildTree(s);
+    v::SupervisionTreeModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setNotifyExpandedOnly(true);
+    model.update(s.state);
+    model.setExpanded(model.indexOf(id(1)), true);  // root open, sup-a and sup-b closed
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    s.advance(100ms);
+    s.stats(3, 10, 7);  // a worker under sup-a
+    s.stats(2, 10, 1);  // sup-a itself, under the open root
+    model.update(s.state);
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(model.actorAt(changed.first().at(0).value<QModelIndex>()), id(2));
+    // The worker's row is up to date all the same, and is signalled when sup-a opens.
+    QCOMPARE(model.indexOf(id(3), v::SupervisionTreeModel::MailboxColumn).data().toString(), QStringLiteral("7"));
+    model.setExpanded(model.indexOf(id(2)), true);
+    QCOMPARE(changed.count(), 2);
+    QCOMPARE(changed.last().at(0).value<QModelIndex>().parent(), model.indexOf(id(2)));
+  }
+
+  void the_actors_table_sorts_by_mailbox_and_keeps_the_selection_on_its_actor() {
+    ScriptedState s;
+    buildTree(s);
+    v::ActorsTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setShowStopped(true);
+    model.sort(v::ActorsTableModel::MailboxColumn, Qt::DescendingOrder);
+    model.update(s.state);
+    QCOMPARE(model.rowCount(), 6);
+    QPersistentModelIndex selected = model.index(model.rowOf(id(3)), v::ActorsTableModel::NameColumn);
+
+    s.advance(100ms);
+    s.stats(3, 10, 5);
+    s.stats(6, 10, 900);
+    s.stats(4, 10, 40);
+    model.update(s.state);
+    QCOMPARE(model.actorAt(0), id(6));
+    QCOMPARE(model.actorAt(1), id(4));
+    QCOMPARE(model.actorAt(2), id(3));
+    QCOMPARE(selected.row(), 2);  // the selection moved with its actor
+    QCOMPARE(selected.data(v::ActorIdRole).value<as::ActorId>(), id(3));
+
+    // New actors come in, stopped ones can be hidden, and a filter narrows the list.
+    s.spawn(8, 1, "late-comer");
+    s.stop(5);
+    model.update(s.state);
+    QCOMPARE(model.rowCount(), 7);
+    QCOMPARE(model.index(model.rowOf(id(5)), v::ActorsTableModel::StatusColumn).data().toString(), QStringLiteral("stopped"));
+    model.setShowStopped(false);
+    QCOMPARE(model.rowCount(), 6);
+    QCOMPARE(model.rowOf(id(5)), -1);
+    model.setFilterText(QStringLiteral("sup"));
+    QCOMPARE(model.rowCount(), 1);  // sup-b stopped and hidden; sup-a left
+    QCOMPARE(model.actorAt(0), id(2));
+    model.setFilterText(QString());
+    QCOMPARE(model.rowCount(), 6);
+
+    // Sort by p99 handling time: timed messages give histograms.
+    s.message(3, 4, "demo::Job", 10us, 2ms);
+    s.message(3, 6, "demo::Job", 10us, 50us);
+    model.sort(v::ActorsTableModel::HandlingP99Column, Qt::DescendingOrder);
+    model.update(s.state);
+    QCOMPARE(model.actorAt(0), id(4));
+    QVERIFY(model.index(0, v::ActorsTableModel::HandlingP99Column).data().toString().endsWith(QStringLiteral("ms")));
+  }
+
+  void the_groups_model_follows_joins_and_leaves_in_place() {
+    ScriptedState s;
+    buildTree(s);
+    v::ProcessGroupsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy resets(&model, &QAbstractItemModel::modelAboutToBeReset);
+    model.update(s.state);
+    QCOMPARE(model.rowCount(), 0);
+
+    s.join(3, "default", "workers");
+    s.join(4, "default", "workers");
+    s.join(6, "default", "printers");
+    s.join(6, "billing", "workers");
+    model.update(s.state);
+    QCOMPARE(dump(model), (QStringList{"billing", "  workers", "    w6  0.6", "default", "  printers", "    w6  0.6",
+                                       "  workers", "    Worker  0.3", "    w4  0.4"}));
+    QCOMPARE(model.index(1, v::ProcessGroupsModel::MembersColumn).data().toString(), QStringLiteral("3"));
+    QPersistentModelIndex w4 = model.indexOf(id(4));
+
+    s.leave(3, "default", "workers");
+    s.join(7, "default", "workers");  // an actor the state has not seen spawn yet
+    s.stop(6);                        // a stopped actor leaves every group
+    model.update(s.state);
+    QCOMPARE(dump(model), (QStringList{"default", "  workers", "    w4  0.4", "    actor 0.7  0.7"}));
+    QCOMPARE(w4.data().toString(), QStringLiteral("w4  0.4"));
+    QCOMPARE(resets.count(), 0);
+  }
+
+  void the_timers_model_shows_kind_period_fires_and_lateness() {
+    ScriptedState s;
+    buildTree(s);
+    v::TimersModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    s.timerStarted(11, 3, 2, "interval", 100ms);
+    s.timerStarted(12, 4, 0, "exit_after", {});
+    model.update(s.state);
+    QCOMPARE(model.rowCount(), 2);
+    QCOMPARE(model.index(0, v::TimersModel::KindColumn).data().toString(), QStringLiteral("interval"));
+    QCOMPARE(model.index(0, v::TimersModel::PeriodColumn).data().toString(), QStringLiteral("100 ms"));
+    QCOMPARE(model.index(0, v::TimersModel::OwnerColumn).data().toString(), QStringLiteral("sup-a"));
+    QCOMPARE(model.index(0, v::TimersModel::TargetColumn).data().toString(), QStringLiteral("Worker"));
+    QCOMPARE(model.index(1, v::TimersModel::KindColumn).data().toString(), QStringLiteral("exit after"));
+    QCOMPARE(model.index(1, v::TimersModel::OwnerColumn).data().toString(), QStringLiteral("outside"));
+    QCOMPARE(model.index(1, v::TimersModel::PeriodColumn).data().toString(), QStringLiteral("once"));
+
+    // Three firings, each 2 ms late.
+    as::TimePoint due = s.now + 100ms;
+    for (int i = 0; i < 3; ++i) {
+      s.now = due + 2ms;
+      s.timerFired(11, 3, "interval", due);
+      due += 100ms;
+    }
+    model.update(s.state);
+    QCOMPARE(model.index(0, v::TimersModel::FiredColumn).data().toString(), QStringLiteral("3"));
+    QCOMPARE(model.index(0, v::TimersModel::LateMaxColumn).data().toString(), QStringLiteral("2.00 ms"));
+    QCOMPARE(model.index(0, v::TimersModel::NextColumn).data().toString(), QStringLiteral("98.0 ms"));
+
+    s.timerCancelled(12, 4, "exit_after");
+    model.update(s.state);
+    QCOMPARE(model.rowCount(), 1);
+    s.stop(3);  // a timer stops with its target
+    model.update(s.state);
+    QCOMPARE(model.rowCount(), 0);
+  }
+
+  void the_event_log_appends_at_the_bottom_and_drops_the_oldest_at_the_top() {
+    ScriptedState s({.recent_events = 10});
+    v::EventLogModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy resets(&model, &QAbstractItemModel::modelAboutToBeReset);
+    buildTree(s);  // runtime_info + 6 × (spawned, started) + 4 names = 17 events; 10 kept
+    model.update(s.state);
+    QCOMPARE(model.rowCount(), 10);
+    s.fail(3, "disk full");
+    model.update(s.state);
+    QCOMPARE(model.rowCount(), 10);
+    const QModelIndex last = model.index(9, v::EventLogModel::DetailColumn);
+    QCOMPARE(last.data().toString(), QStringLiteral("disk full"));
+    QCOMPARE(model.index(9, v::EventLogModel::KindColumn).data().toString(), QStringLiteral("failed"));
+    QCOMPARE(model.index(9, v::EventLogModel::ActorColumn).data().toString(), QStringLiteral("Worker  0.3"));
+    QCOMPARE(model.index(9, 0).data(v::KindRole).toInt(), static_cast<int>(v::EventCategory::failure));
+    QCOMPARE(resets.count(), 0);
+  }
+
+  void the_flow_model_draws_the_selected_actor_and_its_partners() {
+    ScriptedState s;
+    buildTree(s);
+    v::MessageFlowModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    s.message(0, 2, "demo::Start");
+    for (int i = 0; i < 3; ++i) {
+      s.message(2, 3, "demo::Job");
+      s.message(3, 4, "demo::Result");
+    }
+    s.message(6, 6, "demo::Tick");
+    model.update(s.state);  // no focus: the top talkers, oldest first
+    QCOMPARE(model.rowCount(), 8);
+    QCOMPARE(model.index(0, v::MessageFlowModel::FromColumn).data().toString(), QStringLiteral("outside"));
+    QCOMPARE(model.index(1, v::MessageFlowModel::TypeColumn).data().toString(), QStringLiteral("Job"));
+
+    model.setFocus(id(3));  // 3 receives from 2 and sends to 4: 2 | 3 | 4
+    model.update(s.state);
+    QCOMPARE(model.rowCount(), 6);
+    QCOMPARE(model.lanes().size(), 3u);
+    QCOMPARE(model.lanes()[0].id, id(2));
+    QCOMPARE(model.lanes()[1].id, id(3));
+    QCOMPARE(model.lanes()[2].id, id(4));
+
+    // The window slides: older messages leave at the top.
+    s.advance(10s);
+    s.message(2, 3, "demo::Job");
+    model.update(s.state);
+    QCOMPARE(model.rowCount(), 1);
+  }
+
+  void the_warnings_model_flags_a_growing_mailbox_a_restart_storm_a_late_timer_and_drops() {
+    ScriptedState s;
+    buildTree(s);
+    v::WarningsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.update(s.state);
+    QCOMPARE(model.rowCount(), 0);
+
+    // w4's mailbox grows every 100 ms for two seconds; w6's goes up and down.
+    for (int i = 1; i <= 20; ++i) {
+      s.advance(100ms);
+      s.stats(4, 5, static_cast<std::uint64_t>(100 + 60 * i));
+      s.stats(6, 5, static_cast<std::uint64_t>(i % 2 == 0 ? 400 : 100));
+    }
+    model.update(s.state);
+    QCOMPARE(model.rowCount(), 1);
+    const QModelIndex row = model.index(0, v::WarningsModel::RuleColumn);
+    QCOMPARE(row.data().toString(), QStringLiteral("growing mailbox"));
+    QCOMPARE(row.data(v::ActorIdRole).value<as::ActorId>(), id(4));
+    QVERIFY(model.index(0, v::WarningsModel::SummaryColumn).data().toString().contains(QStringLiteral("1300")));
+    QPersistentModelIndex kept = row;
+
+    // sup-b replaces children that fail, five times in a row; a timer fires 30 ms late; events
+    // were dropped. (sup-a's own first children failing would not be a restart storm.)
+    for (std::uint64_t pid = 20; pid < 25; ++pid) {
+      s.spawn(pid, 5, "", "demo::Flaky");
+      s.fail(pid, "flaky " + std::to_string(pid));
+    }
+    s.timerStarted(31, 6, 6, "interval", 50ms);
+    as::TimePoint due = s.now + 50ms;
+    for (int i = 0; i < 4; ++i) {
+      s.now = due + 30ms;
+      s.timerFired(31, 6, "interval", due);
+      due += 50ms;
+    }
+    s.state.add_dropped(7);
+    s.advance(100ms);
+    s.stats(4, 5, 1400);
+    model.update(s.state);
+    QStringList rules;
+    for (int r = 0; r < model.rowCount(); ++r) rules << model.index(r, 0).data().toString();
+    QCOMPARE(rules, (QStringList{"growing mailbox", "restart storm", "late timer", "dropped events"}));
+    QCOMPARE(kept.row(), 0);  // the growing-mailbox row is the same row
+    QCOMPARE(model.index(1, 0).data(v::ActorIdRole).value<as::ActorId>(), id(5));
+    QCOMPARE(model.index(3, v::WarningsModel::ActorColumn).data().toString(), QStringLiteral("system"));
+
+    // A supervisor whose first children fail, and that replaces none, is no restart storm.
+    ScriptedState cloud;
+    cloud.spawn(1, 0, "cloud");
+    for (std::uint64_t pid = 2; pid < 10; ++pid) cloud.spawn(pid, 1, "", "demo::Drop");
+    cloud.advance(50ms);
+    for (std::uint64_t pid = 2; pid < 10; ++pid) cloud.fail(pid, "evaporated");
+    QVERIFY(v::lint(cloud.state).empty());
+  }
+
+  void a_handler_longer_than_the_threshold_on_the_qt_runtime_is_a_blocked_event_loop() {
+    ScriptedState s;
+    s.runtime("qt", 2);
+    s.spawn(1, 0, "ui-worker", "demo::Worker", 1);
+    s.spawn(2, 0, "neighbour", "demo::Worker", 1);
+    s.message(2, 1, "demo::Job", 10us, 80ms);
+    const auto warnings = v::lint(s.state);
+    QCOMPARE(warnings.size(), 1u);
+    QCOMPARE(warnings[0].kind, v::WarningKind::blocked_event_loop);
+    QCOMPARE(warnings[0].actor, id(1));
+    QVERIFY2(warnings[0].summary.find("blocking its 1 other actors") != std::string::npos, warnings[0].summary.c_str());
+    // The same handler on the asio runtime blocks no event loop.
+    ScriptedState a;
+    a.spawn(1, 0, "ui-worker");
+    a.message(0, 1, "demo::Job", 10us, 80ms);
+    QVERIFY(v::lint(a.state).empty());
+  }
+
+  void the_inspector_gathers_family_groups_timers_histograms_and_failures() {
+    ScriptedState s;
+    buildTree(s);
+    s.join(2, "default", "supervisors");
+    s.timerStarted(40, 2, 2, "interval", 1s);
+    s.message(1, 2, "demo::Job", 300us, 40us);
+    s.fail(4, "out of memory");
+    s.advance(100ms);
+    s.stats(2, 30, 3);
+    const auto d = v::inspect(s.state, id(2));
+    QVERIFY(d.has_value());
+    QCOMPARE(d->name, std::string("sup-a"));
+    QCOMPARE(d->registered, std::string("sup-a"));
+    QVERIFY(d->parent.has_value());
+    QCOMPARE(d->parent->id, id(1));
+    QCOMPARE(d->children.size(), 2u);
+    QCOMPARE(d->aliveChildren, 1u);
+    QCOMPARE(d->groups.size(), 1u);
+    QCOMPARE(d->groups[0].second, std::string("supervisors"));
+    QCOMPARE(d->timers.size(), 1u);
+    QVERIFY(d->timers[0].owned);
+    QCOMPARE(d->queue.count(), 1u);
+    QCOMPARE(d->failures.size(), 1u);
+    QCOMPARE(d->failures[0].error, std::string("out of memory"));
+    QCOMPARE(d->failures[0].who.id, id(4));
+    QCOMPARE(d->mailbox, 3u);
+    QCOMPARE(d->rateHistory.back(), 60.0);  // 30 in one 100 ms bucket, averaged over 0.5 s
+    QVERIFY(!v::inspect(s.state, id(99)).has_value());
+  }
+
+  void derived_figures_name_actors_and_count_rates_the_same_everywhere() {
+    QCOMPARE(v::shortTypeName("demo::(anonymous namespace)::Worker<int, std::string>"), std::string("Worker"));
+    QCOMPARE(v::shortTypeName("Plain"), std::string("Plain"));
+    ScriptedState s;
+    s.spawn(1, 0, "", "demo::Pinger");
+    for (int i = 0; i < 10; ++i) {
+      s.advance(100ms);
+      s.stats(1, 7, 0);
+    }
+    QCOMPARE(v::messagesPerSecond(s.state, *s.state.actor(id(1))), 70.0);
+  }
+};
+
+QTEST_MAIN(TestViewModels)
+#include "tst_view_models.moc"

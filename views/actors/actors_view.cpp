@@ -1,0 +1,110 @@
+// The actors table widget.
+#include "actors/actors_view.hpp"
+
+#include "actors/actors_table_model.hpp"
+#include "common/icons.hpp"
+#include "common/roles.hpp"
+#include "common/search_field.hpp"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenu>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace actorscope::views {
+
+ActorsView::ActorsView(ActorSelection* selection, ActorControl* control, QWidget* parent)
+    : QWidget(parent), selection_(selection), control_(control) {
+  model_ = new ActorsTableModel(this);
+  table_ = new QTableView(this);
+  table_->setModel(model_);
+  table_->setSortingEnabled(true);
+  table_->sortByColumn(ActorsTableModel::RateColumn, Qt::DescendingOrder);
+  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  table_->setSelectionMode(QAbstractItemView::SingleSelection);
+  table_->setAlternatingRowColors(true);
+  table_->setShowGrid(false);
+  table_->setWordWrap(false);
+  table_->setContextMenuPolicy(Qt::CustomContextMenu);
+  table_->verticalHeader()->hide();
+  table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
+  table_->horizontalHeader()->setHighlightSections(false);
+  table_->horizontalHeader()->setStretchLastSection(true);
+  table_->horizontalHeader()->setMinimumSectionSize(40);
+  const int digit = table_->fontMetrics().horizontalAdvance(QLatin1Char('0'));
+  const int widths[ActorsTableModel::ColumnCount] = {17, 5, 7, 7, 7, 9, 9, 7, 7, 7, 6, 7, 6, 12};
+  for (int c = 0; c < ActorsTableModel::ColumnCount; ++c) table_->setColumnWidth(c, widths[c] * digit + 10);
+
+  search_ = new SearchField(QStringLiteral("Filter by name, type or id"), this);
+  showStopped_ = new QToolButton(this);
+  showStopped_->setIcon(icon(QStringLiteral("show-stopped")));
+  showStopped_->setCheckable(true);
+  showStopped_->setChecked(model_->showStopped());
+  showStopped_->setAutoRaise(true);
+  showStopped_->setToolTip(QStringLiteral("List stopped actors too (greyed)"));
+  summary_ = new QLabel(this);
+  summary_->setForegroundRole(QPalette::PlaceholderText);
+
+  auto* top = new QHBoxLayout;
+  top->setContentsMargins(0, 0, 0, 0);
+  top->addWidget(search_, 1);
+  top->addWidget(summary_);
+  top->addWidget(showStopped_);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  layout->setSpacing(4);
+  layout->addLayout(top);
+  layout->addWidget(table_, 1);
+
+  connect(search_, &SearchField::searchChanged, this, [this](const QString& t) {
+    model_->setFilterText(t);
+    followSelection(selection_->current());
+  });
+  connect(showStopped_, &QToolButton::toggled, this, [this](bool on) {
+    model_->setShowStopped(on);
+    followSelection(selection_->current());
+  });
+  connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
+    if (syncing_) return;
+    const ActorId id = model_->actorAt(current.row());
+    if (id.is_valid()) selection_->select(id);
+  });
+  connect(table_, &QTableView::customContextMenuRequested, this, [this](const QPoint& pos) {
+    if (QMenu* menu = contextMenuFor(table_->indexAt(pos))) menu->popup(table_->viewport()->mapToGlobal(pos));
+  });
+  connect(selection_, &ActorSelection::changed, this, &ActorsView::followSelection);
+}
+
+void ActorsView::setState(const observe::SystemState& state) {
+  model_->update(state);
+  summary_->setText(QStringLiteral("%1 of %2 actors").arg(model_->rowCount()).arg(state.actors().size()));
+  if (!table_->currentIndex().isValid() && selection_->current().is_valid()) followSelection(selection_->current());
+}
+
+void ActorsView::resetSession() {
+  model_->clear();
+  summary_->clear();
+}
+
+QMenu* ActorsView::contextMenuFor(const QModelIndex& index) {
+  if (!index.isValid()) return nullptr;
+  const ActorId id = model_->actorAt(index.row());
+  const QString label = index.siblingAtColumn(ActorsTableModel::NameColumn).data().toString();
+  return makeActorMenu(this, id, label, selection_, control_);
+}
+
+void ActorsView::followSelection(ActorId id) {
+  const int row = model_->rowOf(id);
+  if (row < 0) return;
+  const QModelIndex idx = model_->index(row, ActorsTableModel::NameColumn);
+  if (table_->currentIndex().row() == row) return;
+  syncing_ = true;
+  table_->setCurrentIndex(idx);
+  table_->scrollTo(idx);
+  syncing_ = false;
+}
+
+}  // namespace actorscope::views

@@ -1,0 +1,154 @@
+// The event log widget and its filter proxy.
+#include "events/event_log_view.hpp"
+
+#include "common/icons.hpp"
+#include "common/roles.hpp"
+#include "common/search_field.hpp"
+#include "events/event_log_model.hpp"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenu>
+#include <QScrollBar>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace actorscope::views {
+
+/// Category mask and free text, in one proxy.
+class EventLogFilter : public QSortFilterProxyModel {
+ public:
+  using QSortFilterProxyModel::QSortFilterProxyModel;
+  void setMask(int mask) {
+    mask_ = mask;
+    invalidateFilter();
+  }
+  int mask() const noexcept { return mask_; }
+
+ protected:
+  bool filterAcceptsRow(int row, const QModelIndex& parent) const override {
+    const QModelIndex idx = sourceModel()->index(row, 0, parent);
+    if ((idx.data(KindRole).toInt() & mask_) == 0) return false;
+    return QSortFilterProxyModel::filterAcceptsRow(row, parent);
+  }
+
+ private:
+  int mask_ = static_cast<int>(EventCategory::all);
+};
+
+EventLogView::EventLogView(ActorSelection* selection, ActorControl* control, QWidget* parent)
+    : QWidget(parent), selection_(selection), control_(control) {
+  model_ = new EventLogModel(this);
+  filter_ = new EventLogFilter(this);
+  filter_->setSourceModel(model_);
+  filter_->setFilterRole(SearchRole);
+  filter_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+  filter_->setDynamicSortFilter(false);
+
+  table_ = new QTableView(this);
+  table_->setModel(filter_);
+  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  table_->setSelectionMode(QAbstractItemView::SingleSelection);
+  table_->setAlternatingRowColors(true);
+  table_->setShowGrid(false);
+  table_->setWordWrap(false);
+  table_->setContextMenuPolicy(Qt::CustomContextMenu);
+  table_->verticalHeader()->hide();
+  table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
+  table_->horizontalHeader()->setStretchLastSection(true);
+  table_->horizontalHeader()->setHighlightSections(false);
+  const int digit = table_->fontMetrics().horizontalAdvance(QLatin1Char('0'));
+  table_->setColumnWidth(EventLogModel::TimeColumn, 8 * digit + 10);
+  table_->setColumnWidth(EventLogModel::KindColumn, 19 * digit);
+  table_->setColumnWidth(EventLogModel::ActorColumn, 18 * digit);
+  table_->setColumnWidth(EventLogModel::PeerColumn, 14 * digit);
+
+  search_ = new SearchField(QStringLiteral("Search events (actor, kind, reason…)"), this);
+  // Kinds to list: every category is a checkable entry. Name registrations repeat every spawn and
+  // exit, so they start hidden.
+  category_ = new QToolButton(this);
+  category_->setText(QStringLiteral("Kinds"));
+  category_->setIcon(icon(QStringLiteral("events")));
+  category_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+  category_->setPopupMode(QToolButton::InstantPopup);
+  category_->setToolTip(QStringLiteral("Which kinds of events to list"));
+  auto* kinds = new QMenu(category_);
+  const std::pair<const char*, EventCategory> categories[] = {
+      {"Lifecycle (spawn, start, stop, kill)", EventCategory::lifecycle},
+      {"Failures", EventCategory::failure},
+      {"Supervision (links, supervision events)", EventCategory::supervision},
+      {"Process groups", EventCategory::groups},
+      {"Registered names", EventCategory::names},
+      {"Timers", EventCategory::timers},
+      {"Runtime", EventCategory::runtime},
+  };
+  int mask = 0;
+  for (const auto& [label, cat] : categories) {
+    QAction* a = kinds->addAction(QString::fromLatin1(label));
+    a->setCheckable(true);
+    a->setChecked(cat != EventCategory::names);
+    a->setData(static_cast<int>(cat));
+    if (a->isChecked()) mask |= static_cast<int>(cat);
+    connect(a, &QAction::toggled, this, [this, a](bool on) {
+      const int bit = a->data().toInt();
+      setCategoryMask(on ? (filter_->mask() | bit) : (filter_->mask() & ~bit));
+    });
+  }
+  category_->setMenu(kinds);
+  filter_->setMask(mask);
+  summary_ = new QLabel(this);
+  summary_->setForegroundRole(QPalette::PlaceholderText);
+
+  auto* top = new QHBoxLayout;
+  top->setContentsMargins(0, 0, 0, 0);
+  top->addWidget(search_, 1);
+  top->addWidget(category_);
+  top->addWidget(summary_);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  layout->setSpacing(4);
+  layout->addLayout(top);
+  layout->addWidget(table_, 1);
+
+  connect(search_, &SearchField::searchChanged, this, &EventLogView::setSearch);
+  connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
+    const ActorId id = current.siblingAtColumn(EventLogModel::ActorColumn).data(ActorIdRole).value<ActorId>();
+    if (id.is_valid()) selection_->select(id);
+  });
+  connect(table_, &QTableView::customContextMenuRequested, this, [this](const QPoint& pos) {
+    const QModelIndex idx = table_->indexAt(pos);
+    const ActorId id = idx.data(ActorIdRole).value<ActorId>();
+    if (!id.is_valid()) return;
+    makeActorMenu(this, id, idx.data().toString(), selection_, control_)->popup(table_->viewport()->mapToGlobal(pos));
+  });
+}
+
+void EventLogView::setSearch(const QString& text) {
+  filter_->setFilterFixedString(text);
+  summary_->setText(QStringLiteral("%1 of %2").arg(filter_->rowCount()).arg(model_->rowCount()));
+}
+
+void EventLogView::setCategoryMask(int mask) {
+  filter_->setMask(mask);
+  summary_->setText(QStringLiteral("%1 of %2").arg(filter_->rowCount()).arg(model_->rowCount()));
+}
+
+int EventLogView::visibleRows() const { return filter_->rowCount(); }
+
+void EventLogView::setState(const observe::SystemState& state) {
+  QScrollBar* bar = table_->verticalScrollBar();
+  const bool atBottom = bar->value() >= bar->maximum() - 2;
+  model_->update(state);
+  summary_->setText(QStringLiteral("%1 of %2").arg(filter_->rowCount()).arg(model_->rowCount()));
+  if (atBottom) table_->scrollToBottom();
+}
+
+void EventLogView::resetSession() {
+  model_->clear();
+  summary_->clear();
+}
+
+}  // namespace actorscope::views

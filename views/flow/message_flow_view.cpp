@@ -1,0 +1,307 @@
+// The sequence chart: custom painted, only the visible rows.
+#include "flow/message_flow_view.hpp"
+
+#include "common/actor_metrics.hpp"
+#include "common/format.hpp"
+#include "common/health.hpp"
+#include "flow/message_flow_model.hpp"
+
+#include <QComboBox>
+#include <QContextMenuEvent>
+#include <QHBoxLayout>
+#include <QHelpEvent>
+#include <QLabel>
+#include <QMenu>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QScrollBar>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace actorscope::views {
+
+SequenceChart::SequenceChart(MessageFlowModel* model, ActorSelection* selection, ActorControl* control, QWidget* parent)
+    : QAbstractScrollArea(parent), model_(model), selection_(selection), control_(control) {
+  setFrameShape(QFrame::NoFrame);
+  setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  viewport()->setBackgroundRole(QPalette::Base);
+  viewport()->setAutoFillBackground(true);
+  viewport()->setMouseTracking(true);
+  connect(model_, &QAbstractItemModel::rowsInserted, this, &SequenceChart::modelChanged);
+  connect(model_, &QAbstractItemModel::rowsRemoved, this, &SequenceChart::modelChanged);
+  connect(model_, &QAbstractItemModel::modelReset, this, &SequenceChart::modelChanged);
+  connect(model_, &QAbstractItemModel::dataChanged, viewport(), qOverload<>(&QWidget::update));
+  connect(model_, &MessageFlowModel::lanesChanged, viewport(), qOverload<>(&QWidget::update));
+  connect(selection_, &ActorSelection::changed, viewport(), qOverload<>(&QWidget::update));
+}
+
+void SequenceChart::modelChanged() {
+  QScrollBar* bar = verticalScrollBar();
+  const bool atBottom = bar->value() >= bar->maximum() - 4;
+  updateScrollBar();
+  if (atBottom || follow_) bar->setValue(bar->maximum());
+  follow_ = false;
+  viewport()->update();
+}
+
+void SequenceChart::updateScrollBar() {
+  const int content = static_cast<int>(model_->rows().size()) * kRowH + 12;
+  const int room = viewport()->height() - kHeaderH;
+  verticalScrollBar()->setRange(0, std::max(0, content - room));
+  verticalScrollBar()->setPageStep(room);
+  verticalScrollBar()->setSingleStep(kRowH);
+}
+
+void SequenceChart::resizeEvent(QResizeEvent* e) {
+  QAbstractScrollArea::resizeEvent(e);
+  updateScrollBar();
+}
+
+void SequenceChart::scrollContentsBy(int, int) { viewport()->update(); }
+
+double SequenceChart::laneX(int lane) const {
+  const int lanes = std::max<int>(1, static_cast<int>(model_->lanes().size()));
+  const double width = viewport()->width() - kGutter - 16;
+  const double step = width / lanes;
+  return kGutter + step * (lane + 0.5);
+}
+
+int SequenceChart::laneAt(const QPoint& pos) const {
+  const int lanes = static_cast<int>(model_->lanes().size());
+  for (int i = 0; i < lanes; ++i)
+    if (std::abs(pos.x() - laneX(i)) < 60) return i;
+  return -1;
+}
+
+int SequenceChart::rowAt(const QPoint& pos) const {
+  if (pos.y() < kHeaderH) return -1;
+  const int row = (pos.y() - kHeaderH + verticalScrollBar()->value() - 6) / kRowH;
+  return row >= 0 && row < static_cast<int>(model_->rows().size()) ? row : -1;
+}
+
+void SequenceChart::paintEvent(QPaintEvent*) {
+  QPainter p(viewport());
+  p.setRenderHint(QPainter::Antialiasing);
+  const QPalette& pal = palette();
+  const auto& lanes = model_->lanes();
+  const auto& rows = model_->rows();
+  const int w = viewport()->width();
+  const int h = viewport()->height();
+  if (lanes.empty() || rows.empty()) {
+    p.setPen(pal.color(QPalette::PlaceholderText));
+    p.drawText(viewport()->rect(), Qt::AlignCenter | Qt::TextWordWrap,
+               QStringLiteral("No messages in the last %1 s.\nMessages between actors show here as arrows, sender to "
+                              "receiver (a sample of them: one in N per receiver).")
+                   .arg(std::chrono::duration_cast<std::chrono::seconds>(model_->window()).count()));
+    return;
+  }
+  const ActorId selected = selection_->current();
+  const QColor line = pal.color(QPalette::Mid);
+  const QColor text = pal.color(QPalette::Text);
+  const QColor muted = pal.color(QPalette::PlaceholderText);
+  const QColor accent = pal.color(QPalette::Highlight);
+  const QColor bad = errorColor(pal);
+
+  // Lifelines.
+  for (std::size_t i = 0; i < lanes.size(); ++i) {
+    const double x = laneX(static_cast<int>(i));
+    QPen pen(line, lanes[i].id == selected && selected.is_valid() ? 2.0 : 1.0, Qt::DashLine);
+    p.setPen(pen);
+    p.drawLine(QPointF(x, kHeaderH), QPointF(x, h));
+  }
+
+  // Rows: only the visible ones.
+  const int scroll = verticalScrollBar()->value();
+  const int first = std::max(0, (scroll - 6) / kRowH - 1);
+  const int last = std::min(static_cast<int>(rows.size()) - 1, (scroll + h) / kRowH + 1);
+  QFont small = font();
+  small.setPointSizeF(font().pointSizeF() * 0.9);
+  const QFontMetricsF fm(small);
+  p.setFont(small);
+  p.setClipRect(QRect(0, kHeaderH, w, h - kHeaderH));
+  for (int r = first; r <= last; ++r) {
+    const FlowMessage& m = rows[static_cast<std::size_t>(r)];
+    const double y = kHeaderH + 6 + r * kRowH - scroll + kRowH * 0.62;
+    p.setPen(muted);
+    p.drawText(QRectF(4, y - kRowH * 0.62, kGutter - 12, kRowH), Qt::AlignRight | Qt::AlignVCenter,
+               formatSince(m.sent, model_->origin()));
+    const double x1 = laneX(m.fromLane);
+    const double x2 = laneX(m.toLane);
+    const bool pending = !m.handled;
+    const QColor c = m.failed ? bad : (m.from == selected || m.to == selected) && selected.is_valid() ? accent : text;
+    QPen pen(c, 1.4, pending ? Qt::DashLine : Qt::SolidLine);
+    p.setPen(pen);
+    p.setBrush(c);
+    const QString type = m.type.empty() ? QStringLiteral("message") : QString::fromStdString(shortTypeName(m.type));
+    if (m.fromLane == m.toLane) {
+      // A message to oneself: a small loop to the right of the lifeline.
+      QPainterPath loop(QPointF(x1, y - 7));
+      loop.cubicTo(QPointF(x1 + 30, y - 9), QPointF(x1 + 30, y + 5), QPointF(x1 + 3, y + 3));
+      p.setBrush(Qt::NoBrush);
+      p.drawPath(loop);
+      p.setBrush(c);
+      p.drawPolygon(QPolygonF({QPointF(x1 + 2, y + 3), QPointF(x1 + 9, y + 0), QPointF(x1 + 9, y + 6)}));
+      p.setPen(c);
+      p.drawText(QPointF(x1 + 34, y + fm.ascent() / 2 - 1), type);
+      continue;
+    }
+    const double dir = x2 > x1 ? 1 : -1;
+    p.drawLine(QPointF(x1, y), QPointF(x2 - dir * 7, y));
+    p.setPen(Qt::NoPen);
+    p.drawPolygon(QPolygonF({QPointF(x2, y), QPointF(x2 - dir * 8, y - 4), QPointF(x2 - dir * 8, y + 4)}));
+    p.setPen(c);
+    const double mid = (x1 + x2) / 2;
+    const QString label = fm.elidedText(type, Qt::ElideRight, std::abs(x2 - x1) - 16);
+    const double lw = fm.horizontalAdvance(label);
+    p.drawText(QPointF(mid - lw / 2, y - 4), label);
+    p.setBrush(pal.color(QPalette::Base));
+    p.setPen(QPen(c, 1.2));
+    p.drawEllipse(QPointF(x1, y), 2.5, 2.5);
+  }
+  p.setClipping(false);
+
+  // Header: lane names on a band that stays put while the rows scroll.
+  p.setPen(Qt::NoPen);
+  p.setBrush(pal.color(QPalette::Window));
+  p.drawRect(QRect(0, 0, w, kHeaderH));
+  p.setPen(line);
+  p.drawLine(0, kHeaderH, w, kHeaderH);
+  QFont bold = font();
+  bold.setBold(true);
+  const QFontMetricsF fmb(bold);
+  const double laneW = lanes.size() > 0 ? (w - kGutter - 16.0) / static_cast<double>(lanes.size()) : w;
+  for (std::size_t i = 0; i < lanes.size(); ++i) {
+    const auto& lane = lanes[i];
+    const double x = laneX(static_cast<int>(i));
+    const bool sel = lane.id == selected && selected.is_valid();
+    const QRectF box(x - laneW / 2 + 4, 5, laneW - 8, kHeaderH - 10);
+    p.setPen(sel ? QPen(accent, 1.5) : QPen(line, 1));
+    p.setBrush(sel ? tint(accent, pal, 0.18) : pal.color(QPalette::Base));
+    p.drawRoundedRect(box, 5, 5);
+    p.setFont(bold);
+    p.setPen(lane.id == MessageFlowModel::kOthers || !lane.id.is_valid() ? muted : text);
+    p.drawText(box, Qt::AlignCenter, fmb.elidedText(QString::fromStdString(lane.name), Qt::ElideMiddle, box.width() - 8));
+  }
+  p.setFont(font());
+}
+
+void SequenceChart::mousePressEvent(QMouseEvent* e) {
+  const QPoint pos = e->position().toPoint();
+  if (e->button() == Qt::LeftButton) {
+    if (pos.y() < kHeaderH) {
+      const int lane = laneAt(pos);
+      if (lane >= 0) {
+        const ActorId id = model_->lanes()[static_cast<std::size_t>(lane)].id;
+        if (id.is_valid() && id != MessageFlowModel::kOthers) selection_->select(id);
+      }
+    } else if (const int row = rowAt(pos); row >= 0) {
+      const FlowMessage& m = model_->rows()[static_cast<std::size_t>(row)];
+      // Clicking an arrow selects the partner of the selected actor (or the receiver).
+      selection_->select(m.to == selection_->current() && m.from.is_valid() ? m.from : m.to);
+    }
+  }
+  QAbstractScrollArea::mousePressEvent(e);
+}
+
+void SequenceChart::mouseMoveEvent(QMouseEvent* e) {
+  const QPoint pos = e->position().toPoint();
+  viewport()->setCursor((pos.y() < kHeaderH && laneAt(pos) >= 0) || rowAt(pos) >= 0 ? Qt::PointingHandCursor
+                                                                                    : Qt::ArrowCursor);
+  QAbstractScrollArea::mouseMoveEvent(e);
+}
+
+void SequenceChart::contextMenuEvent(QContextMenuEvent* e) {
+  const QPoint pos = viewport()->mapFrom(this, e->pos());
+  if (pos.y() >= kHeaderH) return;
+  const int lane = laneAt(pos);
+  if (lane < 0) return;
+  const auto& l = model_->lanes()[static_cast<std::size_t>(lane)];
+  if (!l.id.is_valid() || l.id == MessageFlowModel::kOthers) return;
+  makeActorMenu(this, l.id, QString::fromStdString(l.name), selection_, control_)->popup(e->globalPos());
+}
+
+bool SequenceChart::viewportEvent(QEvent* e) {
+  if (e->type() == QEvent::ToolTip) {
+    auto* help = static_cast<QHelpEvent*>(e);
+    const int row = help->pos().y() >= kHeaderH ? rowAt(help->pos()) : -1;
+    if (row >= 0) {
+      QToolTip::showText(help->globalPos(), model_->index(row, 0).data(Qt::ToolTipRole).toString(), viewport());
+    } else if (help->pos().y() < kHeaderH && laneAt(help->pos()) >= 0) {
+      const auto& l = model_->lanes()[static_cast<std::size_t>(laneAt(help->pos()))];
+      QToolTip::showText(help->globalPos(),
+                         l.id == MessageFlowModel::kOthers ? QStringLiteral("Every actor without a lane of its own")
+                         : !l.id.is_valid()                ? QStringLiteral("Code outside any actor (a cast from main, a timer)")
+                                                           : QStringLiteral("%1 %2 — click to select").arg(QString::fromStdString(l.name), formatActorId(l.id)),
+                         viewport());
+    } else {
+      QToolTip::hideText();
+    }
+    return true;
+  }
+  return QAbstractScrollArea::viewportEvent(e);
+}
+
+// -----------------------------------------------------------------------------------------------
+
+MessageFlowView::MessageFlowView(ActorSelection* selection, ActorControl* control, QWidget* parent)
+    : QWidget(parent), selection_(selection) {
+  model_ = new MessageFlowModel(this);
+  chart_ = new SequenceChart(model_, selection, control, this);
+  mode_ = new QComboBox(this);
+  mode_->addItem(QStringLiteral("Selected actor and its partners"));
+  mode_->addItem(QStringLiteral("Top talkers"));
+  mode_->setToolTip(QStringLiteral("Whose messages to draw"));
+  window_ = new QComboBox(this);
+  for (int s : {2, 5, 10, 30}) window_->addItem(QStringLiteral("last %1 s").arg(s), s);
+  window_->setCurrentIndex(1);
+  window_->setToolTip(QStringLiteral("How far back to look"));
+  summary_ = new QLabel(this);
+  summary_->setForegroundRole(QPalette::PlaceholderText);
+
+  auto* top = new QHBoxLayout;
+  top->setContentsMargins(0, 0, 0, 0);
+  top->addWidget(mode_);
+  top->addWidget(window_);
+  top->addStretch(1);
+  top->addWidget(summary_);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  layout->setSpacing(4);
+  layout->addLayout(top);
+  layout->addWidget(chart_, 1);
+
+  connect(mode_, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
+  connect(window_, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
+  connect(selection_, &ActorSelection::changed, this, [this] {
+    if (mode_->currentIndex() == 0) refresh();
+  });
+}
+
+void MessageFlowView::refresh() {
+  if (state_) setState(*state_);
+}
+
+void MessageFlowView::setState(const observe::SystemState& state) {
+  state_ = &state;
+  // As many lanes as fit at a readable width (one more for "others").
+  model_->setMaxLanes(std::clamp((chart_->viewport()->width() - SequenceChart::kGutter - 16) / 96 - 1, 2, 12));
+  model_->setFocus(mode_->currentIndex() == 0 ? selection_->current() : ActorId{});
+  model_->setWindow(std::chrono::seconds(window_->currentData().toInt()));
+  model_->update(state);
+  const std::size_t shown = model_->rows().size();
+  summary_->setText(model_->matched() > shown
+                        ? QStringLiteral("newest %1 of %2 sampled messages").arg(shown).arg(model_->matched())
+                        : QStringLiteral("%1 sampled messages").arg(shown));
+}
+
+void MessageFlowView::resetSession() {
+  state_ = nullptr;
+  model_->reset();
+  summary_->clear();
+}
+
+}  // namespace actorscope::views

@@ -1,0 +1,76 @@
+// MessageFlowView: a sequence chart (Erlang et style) of the messages of the last seconds: one
+// lifeline per actor, one arrow per message from sender to receiver with its type name, newest at
+// the bottom. It follows the selected actor (its partners around it) or shows the top talkers.
+#pragma once
+
+#include "common/actor_selection.hpp"
+#include "common/state_view.hpp"
+
+#include <QAbstractScrollArea>
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+
+namespace actorscope::views {
+
+class MessageFlowModel;
+
+/// The chart itself; it draws the rows and lanes of a MessageFlowModel.
+class SequenceChart : public QAbstractScrollArea {
+  Q_OBJECT
+ public:
+  SequenceChart(MessageFlowModel* model, ActorSelection* selection, ActorControl* control, QWidget* parent = nullptr);
+
+  /// Lane centre (viewport x) of lane `i`.
+  double laneX(int lane) const;
+  int laneAt(const QPoint& viewportPos) const;
+  int rowAt(const QPoint& viewportPos) const;
+
+  static constexpr int kHeaderH = 34;
+  static constexpr int kRowH = 24;
+  static constexpr int kGutter = 76;
+
+ protected:
+  void paintEvent(QPaintEvent*) override;
+  void resizeEvent(QResizeEvent*) override;
+  void mousePressEvent(QMouseEvent*) override;
+  void mouseMoveEvent(QMouseEvent*) override;
+  bool viewportEvent(QEvent*) override;
+  void contextMenuEvent(QContextMenuEvent*) override;
+  void scrollContentsBy(int dx, int dy) override;
+
+ private:
+  void modelChanged();
+  void updateScrollBar();
+
+  MessageFlowModel* model_;
+  ActorSelection* selection_;
+  ActorControl* control_;
+  bool follow_ = true;
+};
+
+class MessageFlowView : public QWidget, public StateView {
+  Q_OBJECT
+ public:
+  MessageFlowView(ActorSelection* selection, ActorControl* control, QWidget* parent = nullptr);
+
+  void setState(const observe::SystemState& state) override;
+  void resetSession() override;
+  MessageFlowModel* model() const noexcept { return model_; }
+  SequenceChart* chart() const noexcept { return chart_; }
+
+ private:
+  void refresh();
+
+  ActorSelection* selection_;
+  MessageFlowModel* model_;
+  SequenceChart* chart_;
+  QComboBox* mode_;
+  QComboBox* window_;
+  QLabel* summary_;
+  const observe::SystemState* state_ = nullptr;
+};
+
+}  // namespace actorscope::views

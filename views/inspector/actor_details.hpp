@@ -1,0 +1,73 @@
+// ActorDetails: everything the inspector shows about one actor, gathered from a SystemState as
+// plain data (so it is tested without widgets): identity, family, groups, names, timers,
+// counters, sparkline series, latency histograms and recent failures.
+#pragma once
+
+#include "common/health.hpp"
+
+#include <actorscope/observe/system_state.hpp>
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace actorscope::views {
+
+struct ActorDetails {
+  struct Link {
+    ActorId id{};
+    std::string name;
+    Health health = Health::running;
+  };
+  struct TimerLine {
+    std::uint64_t id = 0;
+    std::string kind;
+    Duration period{};
+    std::uint64_t fired = 0;
+    bool owned = false;  ///< started by this actor (otherwise: targets it)
+  };
+  struct Failure {
+    TimePoint time{};
+    Link who;
+    std::string error;
+  };
+
+  ActorId id{};
+  std::string name;  ///< display name
+  std::string registered;  ///< registered name ("" if none)
+  std::string type;
+  Health health = Health::starting;
+  std::string exitReason;
+  std::uint32_t thread = 0;
+  TimePoint spawned{};
+  TimePoint stopped{};
+  TimePoint origin{};  ///< the session's first event, for relative times
+
+  std::optional<Link> parent;
+  std::vector<Link> children;  ///< live ones in link order, then exited ones, latest first
+  std::size_t aliveChildren = 0;
+  std::vector<std::pair<std::string, std::string>> groups;  ///< (scope, group)
+  std::vector<TimerLine> timers;
+
+  std::uint64_t handled = 0;
+  std::uint64_t sent = 0;
+  std::uint64_t mailbox = 0;
+  std::uint64_t mailboxMax = 0;
+  double rate = 0;
+  Duration queueTotal{};
+  Duration handlingTotal{};
+  observe::LogHistogram queue;
+  observe::LogHistogram handling;
+  /// One value per history bucket (100 ms), oldest first, `historySlots` long, ending now.
+  std::vector<double> mailboxHistory;
+  std::vector<double> rateHistory;  ///< messages per second, trailing 0.5 s average at each bucket
+  int historySlots = 0;
+
+  std::vector<Failure> failures;  ///< newest first
+};
+
+/// The details of `id`, or nullopt if the state does not know it (never seen, or pruned).
+std::optional<ActorDetails> inspect(const observe::SystemState& state, ActorId id);
+
+}  // namespace actorscope::views

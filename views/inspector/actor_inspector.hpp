@@ -1,0 +1,68 @@
+// ActorInspector: everything about the selected actor on one scrolling page: status, supervisor
+// and children (as links), groups, registered name, timers, figures, mailbox and throughput
+// sparklines, queue- and handling-time histograms with percentiles, and recent failures.
+#pragma once
+
+#include "common/actor_selection.hpp"
+#include "common/state_view.hpp"
+#include "inspector/actor_details.hpp"
+
+#include <QWidget>
+
+#include <optional>
+
+class QLabel;
+class QScrollArea;
+class QStackedWidget;
+
+namespace actorscope::views {
+
+class HistogramWidget;
+class Sparkline;
+
+class ActorInspector : public QWidget, public StateView {
+  Q_OBJECT
+ public:
+  ActorInspector(ActorSelection* selection, ActorControl* control, QWidget* parent = nullptr);
+
+  void setState(const observe::SystemState& state) override;
+  void resetSession() override;
+
+  /// A line above the histograms about how they are measured ("" for none): the live session
+  /// says when timing is paused.
+  void setTimingNote(const QString& note);
+
+  /// What is shown now (nullopt: nothing selected or the actor is unknown).
+  const std::optional<ActorDetails>& details() const noexcept { return details_; }
+
+ protected:
+  void changeEvent(QEvent* event) override;
+
+ private:
+  void refresh();
+  void render(const ActorDetails& d);
+  QString link(const ActorDetails::Link& l) const;
+
+  ActorSelection* selection_;
+  ActorControl* control_;
+  const observe::SystemState* state_ = nullptr;
+  std::optional<ActorDetails> details_;
+
+  QStackedWidget* stack_;
+  QLabel* empty_;
+  QLabel* title_;
+  QLabel* subtitle_;
+  QLabel* status_;
+  QLabel* facts_;
+  QLabel* tiles_[4];
+  QLabel* tileCaptions_[4];
+  Sparkline* mailboxLine_;
+  Sparkline* rateLine_;
+  QLabel* timingNote_;
+  HistogramWidget* queueHist_;
+  HistogramWidget* handlingHist_;
+  QLabel* failuresTitle_;
+  QLabel* failures_;
+};
+
+}  // namespace actorscope::views

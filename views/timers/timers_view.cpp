@@ -1,0 +1,93 @@
+// The timers widget.
+#include "timers/timers_view.hpp"
+
+#include "common/roles.hpp"
+#include "common/search_field.hpp"
+#include "timers/timers_model.hpp"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenu>
+#include <QSortFilterProxyModel>
+#include <QStackedWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace actorscope::views {
+
+TimersView::TimersView(ActorSelection* selection, ActorControl* control, QWidget* parent)
+    : QWidget(parent), selection_(selection), control_(control) {
+  model_ = new TimersModel(this);
+  proxy_ = new QSortFilterProxyModel(this);
+  proxy_->setSourceModel(model_);
+  proxy_->setSortRole(SortRole);
+  proxy_->setFilterRole(SearchRole);
+  proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+  table_ = new QTableView(this);
+  table_->setModel(proxy_);
+  table_->setSortingEnabled(true);
+  table_->sortByColumn(TimersModel::IdColumn, Qt::AscendingOrder);
+  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  table_->setSelectionMode(QAbstractItemView::SingleSelection);
+  table_->setAlternatingRowColors(true);
+  table_->setShowGrid(false);
+  table_->setWordWrap(false);
+  table_->setContextMenuPolicy(Qt::CustomContextMenu);
+  table_->verticalHeader()->hide();
+  table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
+  table_->horizontalHeader()->setStretchLastSection(true);
+  table_->horizontalHeader()->setHighlightSections(false);
+  const int digit = table_->fontMetrics().horizontalAdvance(QLatin1Char('0'));
+  const int widths[TimersModel::ColumnCount] = {5, 17, 10, 8, 7, 10, 6, 8, 8, 8};
+  for (int c = 0; c < TimersModel::ColumnCount; ++c) table_->setColumnWidth(c, widths[c] * digit + 8);
+
+  search_ = new SearchField(QStringLiteral("Filter by actor, kind or id"), this);
+  summary_ = new QLabel(this);
+  summary_->setForegroundRole(QPalette::PlaceholderText);
+  auto* empty = new QLabel(QStringLiteral("No active timers.\nsend_interval, send_after, exit_after and kill_after "
+                                          "timers appear here while they are armed."),
+                           this);
+  empty->setAlignment(Qt::AlignCenter);
+  empty->setWordWrap(true);
+  empty->setForegroundRole(QPalette::PlaceholderText);
+  stack_ = new QStackedWidget(this);
+  stack_->addWidget(empty);
+  stack_->addWidget(table_);
+
+  auto* top = new QHBoxLayout;
+  top->setContentsMargins(0, 0, 0, 0);
+  top->addWidget(search_, 1);
+  top->addWidget(summary_);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  layout->setSpacing(4);
+  layout->addLayout(top);
+  layout->addWidget(stack_, 1);
+
+  connect(search_, &SearchField::searchChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
+  connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
+    const ActorId id = current.siblingAtColumn(TimersModel::TargetColumn).data(ActorIdRole).value<ActorId>();
+    if (id.is_valid()) selection_->select(id);
+  });
+  connect(table_, &QTableView::customContextMenuRequested, this, [this](const QPoint& pos) {
+    const QModelIndex idx = table_->indexAt(pos);
+    const ActorId id = idx.data(ActorIdRole).value<ActorId>();
+    if (!id.is_valid()) return;
+    makeActorMenu(this, id, idx.data().toString(), selection_, control_)->popup(table_->viewport()->mapToGlobal(pos));
+  });
+}
+
+void TimersView::setState(const observe::SystemState& state) {
+  model_->update(state);
+  summary_->setText(QStringLiteral("%1 active").arg(state.timers().size()));
+  stack_->setCurrentIndex(state.timers().empty() ? 0 : 1);
+}
+
+void TimersView::resetSession() {
+  model_->clear();
+  summary_->clear();
+  stack_->setCurrentIndex(0);
+}
+
+}  // namespace actorscope::views

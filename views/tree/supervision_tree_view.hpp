@@ -1,0 +1,53 @@
+// SupervisionTreeView: the supervision tree as an expandable list with a search box (name, id or
+// type; matches keep their ancestors) and a "show stopped" switch. Follows and drives the shared
+// actor selection; right-click gives the actor menu (inspect, stop, kill, send).
+#pragma once
+
+#include "common/actor_selection.hpp"
+#include "common/state_view.hpp"
+
+#include <QSet>
+#include <QWidget>
+
+class QToolButton;
+class QTreeView;
+class QMenu;
+class QLabel;
+
+namespace actorscope::views {
+
+class SearchField;
+class SupervisionTreeModel;
+
+class SupervisionTreeView : public QWidget, public StateView {
+  Q_OBJECT
+ public:
+  SupervisionTreeView(ActorSelection* selection, ActorControl* control, QWidget* parent = nullptr);
+
+  void setState(const observe::SystemState& state) override;
+  void resetSession() override;
+
+  SupervisionTreeModel* model() const noexcept { return model_; }
+  QTreeView* treeView() const noexcept { return tree_; }
+  /// The context menu for a row of the tree view (owned by the caller; deletes itself on close).
+  QMenu* contextMenuFor(const QModelIndex& viewIndex);
+  /// Puts the keyboard focus into the search box.
+  void focusSearch();
+
+ private:
+  void followSelection(ActorId id);
+  void expandNew(const QModelIndex& parent, int first, int last);
+
+  ActorSelection* selection_;
+  ActorControl* control_;
+  SupervisionTreeModel* model_;
+  QTreeView* tree_;
+  SearchField* search_;
+  QToolButton* showStopped_;
+  QLabel* summary_;
+  const observe::SystemState* state_ = nullptr;
+  bool syncing_ = false;
+  QSet<std::uint64_t> autoExpanded_;  ///< pids opened automatically once
+};
+
+}  // namespace actorscope::views

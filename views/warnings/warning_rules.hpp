@@ -1,0 +1,58 @@
+// Warning rules in the style of tokio-console's lints: pure functions over a SystemState, so the
+// live views and a replayed recording flag the same things. Each warning names the actor (or
+// timer) it is about and says why, with the numbers behind it.
+#pragma once
+
+#include <actorscope/observe/system_state.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+namespace actorscope::views {
+
+enum class WarningKind : std::uint8_t { growing_mailbox, restart_storm, blocked_event_loop, late_timer, dropped_events };
+enum class Severity : std::uint8_t { warning, error };
+
+struct WarningThresholds {
+  /// Growing mailbox: over this much recent history, the depth rose in most steps, ended at least
+  /// `growingMailboxMinDepth` deep, and grew by a tenth of where it started (at least 50).
+  Duration growingMailboxWindow = std::chrono::milliseconds(1500);
+  std::uint64_t growingMailboxMinDepth = 100;
+  /// Restart storm: this many child failures within the window, and this many children spawned
+  /// in it to replace them (spawned at least `restartStormGrace` after the supervisor, so that its
+  /// first children do not count).
+  std::size_t restartStormFailures = 5;
+  std::size_t restartStormReplacements = 3;
+  Duration restartStormWindow = std::chrono::seconds(10);
+  Duration restartStormGrace = std::chrono::milliseconds(500);
+  /// Blocked event loop (qt runtime): a handler ran at least this long on an event-loop thread.
+  Duration blockedLoop = std::chrono::milliseconds(50);
+  /// Late timer: p99 lateness at least this, after at least `lateTimerMinFires` firings.
+  Duration lateTimer = std::chrono::milliseconds(10);
+  std::uint64_t lateTimerMinFires = 3;
+};
+
+struct Warning {
+  WarningKind kind = WarningKind::growing_mailbox;
+  Severity severity = Severity::warning;
+  ActorId actor{};          ///< the actor it is about (invalid for system-wide warnings)
+  std::uint64_t timer = 0;  ///< late_timer: the timer's id
+  std::string summary;      ///< one line with the numbers: "mailbox grew from 120 to 4,512 in 1.5 s"
+
+  auto key() const noexcept { return std::tuple(kind, actor, timer); }
+  friend bool operator==(const Warning&, const Warning&) = default;
+};
+
+/// Every warning that holds for `state` now, ordered by key (kind, actor, timer).
+std::vector<Warning> lint(const observe::SystemState& state, const WarningThresholds& thresholds = {});
+
+/// "growing mailbox", "restart storm", ...
+std::string_view warningTitle(WarningKind kind);
+/// What the rule means and what to look at: the tooltip and the inspector text.
+std::string_view warningExplanation(WarningKind kind);
+
+}  // namespace actorscope::views
