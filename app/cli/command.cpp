@@ -12,6 +12,7 @@
 namespace actorscope::cli {
 
 int run_runtimes(std::vector<std::string> args);
+int run_bench(std::vector<std::string> args);
 
 namespace {
 
@@ -22,6 +23,31 @@ constexpr Command kCommands[] = {
     {"runtimes", "list the runtimes this build can run actors on",
      "usage: actorscope runtimes\n\nPrints the runtime names that make_runtime() and --runtime accept.\n",
      run_runtimes},
+    {"bench", "run the benchmark suite on each runtime, side by side",
+     "usage: actorscope bench [--runtime asio,qt] [--threads N] [--filter REGEX] [--quick] [--samples N]\n"
+     "                        [--json FILE] [--history FILE | --no-history] [--list]\n"
+     "\n"
+     "Runs the benchmark suite (ractor's five core benchmarks, their fully quiescent variants, messaging,\n"
+     "lifecycle, timers and memory) on each runtime, and prints one table per benchmark with the runtimes\n"
+     "side by side, then a summary against ractor's figures. Progress goes to standard error. Each run is\n"
+     "appended to the benchmark history (SQLite; see docs/RECORDING-FORMAT.md). Ctrl-C stops after the\n"
+     "current sample and reports what has finished. Benchmarks never fail on a time.\n"
+     "\n"
+     "  --runtime LIST   comma-separated runtimes to run on (default: asio,qt)\n"
+     "  --threads N      worker threads of each runtime (default: one per core)\n"
+     "  --filter REGEX   only the benchmarks whose name contains a match (ECMAScript syntax)\n"
+     "  --quick          fewer samples and a short warm-up: a full run stays under 2 minutes\n"
+     "  --samples N      samples per benchmark (default: each benchmark's own, 3 to 30)\n"
+     "  --json FILE      also write the results as a JSON document (format in docs/PERFORMANCE.md)\n"
+     "  --history FILE   the history file to append to\n"
+     "                   (default: $XDG_DATA_HOME/actorscope/bench-history.db,\n"
+     "                   or ~/.local/share/actorscope/bench-history.db)\n"
+     "  --no-history     do not append this run to the history\n"
+     "  --list           print the names of the (selected) benchmarks and exit\n"
+     "\n"
+     "Exit status: 0 when every benchmark ran, 1 when one could not run, 2 for a usage mistake,\n"
+     "130 when interrupted.\n",
+     run_bench},
 };
 
 void print_overview(std::FILE* to) {
