@@ -32,6 +32,8 @@ std::optional<ActorExit> ActorCell::exit() const {
   return cell_->result().value();
 }
 
+ActorStats ActorCell::stats() const { return cell_ ? cell_->stats() : ActorStats{}; }
+
 void ActorCell::stop(std::string reason) const { cell_->request_stop(std::move(reason)); }
 void ActorCell::kill() const { cell_->request_kill(); }
 bool ActorCell::drain() const { return cell_->request_drain(); }

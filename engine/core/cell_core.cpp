@@ -2,6 +2,7 @@
 // hooks that may suspend, and an exit that frees the name, kills the subtree and tells the supervisor.
 #include <actorscope/detail/cell_core.hpp>
 #include <actorscope/detail/system_core.hpp>
+#include <actorscope/observe/event.hpp>
 
 #include <cxxabi.h>
 
@@ -67,6 +68,135 @@ CellCore::CellCore(SystemCore& sys, CellConfig config)
 
 CellCore::~CellCore() = default;
 
+thread_local CellCore* CellCore::current_ = nullptr;
+
+// Makes a cell the current actor of this thread for a scope. Scopes nest: a Qt handler may run a
+// nested event loop that drains another actor.
+class CellCore::CurrentCell {
+ public:
+  explicit CurrentCell(CellCore* cell) noexcept : outer_(std::exchange(current_, cell)) {}
+  ~CurrentCell() { current_ = outer_; }
+  CurrentCell(const CurrentCell&) = delete;
+  CurrentCell& operator=(const CurrentCell&) = delete;
+
+ private:
+  CellCore* outer_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Statistics and observation
+
+ActorStats CellCore::stats() const noexcept {
+  ActorStats s;
+  s.id = id_;
+  s.status = status();
+  s.handled = handled_.load(std::memory_order_relaxed);
+  s.received = std::max(received_.load(std::memory_order_relaxed), s.handled);
+  s.sent = sent_.load(std::memory_order_relaxed);
+  s.supervision_handled = supervision_handled_.load(std::memory_order_relaxed);
+  s.child_failures = child_failures_.load(std::memory_order_relaxed);
+  s.mailbox_depth = s.status == ActorStatus::stopped ? 0 : s.received - s.handled;
+  s.mailbox_max = std::max(mailbox_max_.load(std::memory_order_relaxed), s.mailbox_depth);
+  s.queue_time = observe::duration_from_ns(static_cast<std::int64_t>(queue_ns_.load(std::memory_order_relaxed)));
+  s.handling_time = observe::duration_from_ns(static_cast<std::int64_t>(handling_ns_.load(std::memory_order_relaxed)));
+  return s;
+}
+
+void CellCore::note_send(MessageNode& n, std::uint8_t obs, std::string_view type) noexcept {
+  CellCore* sender = current_;
+  n.sender = sender != nullptr ? sender->id_.pid : 0;
+  const bool timing = (obs & kTiming) != 0;
+  TimePoint now{};
+  if (timing) {
+    now = runtime_.now();
+    n.enqueued_ns = observe::to_ns(now);
+  }
+  if ((obs & kMessages) == 0 || kind_ != CellKind::actor) return;
+  const std::uint32_t every = sys_.sample_every();
+  if (every > 1 && received_.load(std::memory_order_relaxed) % every != 0) return;
+  n.trace = sys_.next_trace();
+  observe::Event e;
+  e.kind = observe::EventKind::message_sent;
+  e.lane = observe::Lane::message;
+  e.time = timing ? now : TimePoint{};
+  e.actor = sender != nullptr ? sender->id_ : ActorId{};
+  e.peer = id_;
+  e.trace = n.trace;
+  e.message_type = type;
+  sys_.emit_event(e);
+}
+
+void CellCore::note_mailbox_depth() noexcept {
+  const std::uint64_t handled = handled_.load(std::memory_order_relaxed);
+  const std::uint64_t received = received_.load(std::memory_order_relaxed);
+  const std::uint64_t depth = received > handled ? received - handled : 0;
+  if (depth > mailbox_max_.load(std::memory_order_relaxed)) mailbox_max_.store(depth, std::memory_order_relaxed);
+}
+
+void CellCore::count_handled(bool failed) noexcept {
+  bump(handled_);
+  if constexpr (!kObserve) return;
+  const std::uint8_t obs = sys_.observing();
+  if (obs == 0) [[likely]]
+    return;
+  auto& n = static_cast<MessageNode&>(*in_flight_);
+  const bool timing = (obs & kTiming) != 0 && n.enqueued_ns != 0 && in_flight_started_ != TimePoint{};
+  Duration queue{}, handling{};
+  TimePoint end{};
+  if (timing) {
+    end = runtime_.now();
+    queue = in_flight_started_ - observe::time_from_ns(n.enqueued_ns);
+    handling = end - in_flight_started_;
+    if (queue < Duration::zero()) queue = Duration::zero();
+    bump(queue_ns_, static_cast<std::uint64_t>(observe::to_ns(queue)));
+    bump(handling_ns_, static_cast<std::uint64_t>(observe::to_ns(handling)));
+  }
+  if (n.trace == 0 || (obs & kMessages) == 0 || kind_ != CellKind::actor) return;
+  observe::Event e;
+  e.kind = observe::EventKind::message_handled;
+  e.lane = observe::Lane::message;
+  e.failed = failed;
+  e.timed = timing;
+  e.time = end;
+  e.actor = id_;
+  e.peer = ActorId{0, n.sender};
+  e.trace = n.trace;
+  e.queue = queue;
+  e.handling = handling;
+  e.thread = placement_.host;
+  if (obs & kTypeNames) e.message_type = message_type(n);
+  sys_.emit_event(e);
+}
+
+void CellCore::observe_supervision(const SupervisionEvent& event) noexcept {
+  if (kind_ != CellKind::actor) return;
+  observe::Event e;
+  e.kind = observe::EventKind::supervision_delivered;
+  e.lane = observe::Lane::supervision;
+  e.actor = id_;
+  e.peer = event.actor().id();
+  try {
+    e.text = event.describe();
+  } catch (...) {  // no memory for the text: the event still counts
+  }
+  sys_.emit_event(e);
+}
+
+void CellCore::observe_exit(ExitKind kind, const std::string& text) noexcept {
+  if (kind_ != CellKind::actor) return;
+  observe::Event e;
+  e.kind = kind == ExitKind::stopped  ? observe::EventKind::stopped
+           : kind == ExitKind::failed ? observe::EventKind::failed
+                                      : observe::EventKind::killed;
+  e.lane = kind == ExitKind::killed ? observe::Lane::signal : observe::Lane::stop;
+  e.actor = id_;
+  try {
+    e.text = text;
+  } catch (...) {
+  }
+  sys_.emit_event(e);
+}
+
 void CellCore::dispose() noexcept {
   if (phase_ == Phase::finished) return;
   phase_ = Phase::finished;
@@ -101,9 +231,14 @@ void CellCore::wake_if_idle_or_suspended() noexcept {
   }
 }
 
-bool CellCore::push_message(MailboxNode& n) noexcept {
+bool CellCore::push_message(MessageNode& n) noexcept {
   if (!accepts_messages()) return false;
-  if (!messages_.push(&n)) return false;
+  // Counted before the push, so that received never trails handled.
+  received_.fetch_add(1, std::memory_order_relaxed);
+  if (!messages_.push(&n)) {
+    received_.fetch_sub(1, std::memory_order_relaxed);
+    return false;
+  }
   wake_if_idle(Urgency::normal);
   return true;
 }
@@ -164,7 +299,12 @@ ActorStatus CellCore::advance_status(ActorStatus to) noexcept {
 // The drain (one at a time, on a runtime thread)
 
 void CellCore::run() noexcept {
-  if (drain() == DrainEnd::yielded) return;  // the re-posted drain carries our reference on
+  DrainEnd end;
+  {
+    CurrentCell scope(this);
+    end = drain();
+  }
+  if (end == DrainEnd::yielded) return;  // the re-posted drain carries our reference on
   release();
 }
 
@@ -207,7 +347,10 @@ MailboxNode* CellCore::next_supervision() noexcept {
 }
 
 MailboxNode* CellCore::next_message() noexcept {
-  if (message_queue_.empty()) message_queue_.append_lifo(messages_.take());
+  if (message_queue_.empty()) {
+    message_queue_.append_lifo(messages_.take());
+    note_mailbox_depth();
+  }
   return message_queue_.pop();
 }
 
@@ -247,6 +390,12 @@ CellCore::DrainEnd CellCore::drain() noexcept {
     if (MailboxNode* n = next_supervision()) {
       in_flight_ = n;
       in_flight_is_supervision_ = true;
+      const SupervisionEvent& event = static_cast<SupervisionNode*>(n)->event;
+      if (event.is<ActorFailed>()) bump(child_failures_);
+      if constexpr (kObserve) {
+        if (sys_.observing() != 0) [[unlikely]]
+          observe_supervision(event);
+      }
       begin_hook(Hook::supervision, run_supervision(static_cast<SupervisionNode*>(n)->event));
       if (phase_ == Phase::finished) return DrainEnd::finished;
       continue;
@@ -259,6 +408,10 @@ CellCore::DrainEnd CellCore::drain() noexcept {
         continue;
       }
       in_flight_ = n;
+      if constexpr (kObserve) {
+        if (sys_.observing() & kTiming) [[unlikely]]
+          in_flight_started_ = runtime_.now();
+      }
       begin_hook(Hook::message, run_message(*n));
       if (phase_ == Phase::finished) return DrainEnd::finished;
       if (--budget == 0) {
@@ -326,18 +479,32 @@ void CellCore::drop_in_flight() noexcept {
 }
 
 void CellCore::complete_hook(Hook hook, HookResult r) noexcept {
-  drop_in_flight();
+  if (hook != Hook::message && hook != Hook::supervision) drop_in_flight();
   const bool failed = r.kind == HookResult::Kind::failed;
   switch (hook) {
     case Hook::post_start:
       if (failed) return finish(ExitKind::failed, std::move(r.error), false);
       phase_ = Phase::running;
       advance_status(ActorStatus::running);
+      if constexpr (kObserve) {
+        if (sys_.observing() != 0 && kind_ == CellKind::actor) [[unlikely]] {
+          observe::Event e;
+          e.kind = observe::EventKind::started;
+          e.actor = id_;
+          sys_.emit_event(e);
+        }
+      }
       if (Ref<CellCore> parent = sys_.supervisor_of(*this))
         parent->push_supervision(ActorStarted{ActorCell(Ref<CellCore>(this))});
       return;
     case Hook::message:
     case Hook::supervision:
+      if (hook == Hook::message) {
+        count_handled(failed);
+      } else {
+        bump(supervision_handled_);
+      }
+      drop_in_flight();
       if (failed) finish(ExitKind::failed, std::move(r.error), false);
       return;
     case Hook::post_stop:
@@ -402,6 +569,11 @@ void CellCore::finish(ExitKind kind, std::string text, bool with_state) noexcept
   BoxedState state = with_state ? take_state() : BoxedState{};
   destroy_state();
   advance_status(ActorStatus::stopped);
+  sys_.on_final_stats(*this);
+  if constexpr (kObserve) {
+    if (sys_.observing() != 0) [[unlikely]]
+      observe_exit(kind, text);
+  }
 
   ActorExit exit{kind, text};
   if (Ref<CellCore> parent = sys_.take_parent(*this)) {
@@ -425,6 +597,7 @@ void CellCore::finish(ExitKind kind, std::string text, bool with_state) noexcept
 
 HookResult CellCore::start_on_caller() noexcept {
   advance_status(ActorStatus::starting);
+  CurrentCell scope(this);  // what pre_start sends, this actor sent
   return run_pre_start();
 }
 
@@ -435,6 +608,10 @@ void CellCore::abandon_start(ExitKind kind, std::string text) noexcept {
   for (Ref<CellCore>& child : sys_.detach_children(*this)) child->request_kill();
   destroy_state();
   advance_status(ActorStatus::stopped);
+  if constexpr (kObserve) {
+    if (sys_.observing() != 0) [[unlikely]]
+      observe_exit(kind, text);
+  }
   ActorExit exit{kind, std::move(text)};
   sched_.store(kTerminated, std::memory_order_release);
   sys_.cell_exited(*this);

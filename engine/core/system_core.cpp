@@ -2,9 +2,11 @@
 // and an orderly shutdown.
 #include <actorscope/detail/cell_core.hpp>
 #include <actorscope/detail/system_core.hpp>
+#include <actorscope/observe/stats_poller.hpp>
 
 #include <algorithm>
 #include <iostream>
+#include <thread>
 
 namespace actorscope::detail {
 
@@ -13,7 +15,18 @@ SystemCore::SystemCore(std::unique_ptr<Runtime> runtime, System& owner)
   if (!runtime_) throw std::invalid_argument("actorscope: a System needs a runtime; make one with make_runtime(\"asio\")");
 }
 
-SystemCore::~SystemCore() { shutdown(std::chrono::seconds(10)); }
+SystemCore::~SystemCore() {
+  shutdown(std::chrono::seconds(10));
+  // Observers may outlive the System: they must forget it.
+  std::lock_guard lk(observers_m_);
+  if (ObserverSet* cur = observer_set_.load(std::memory_order_acquire)) {
+    for (observe::Observer* o : cur->observers) {
+      std::lock_guard olk(o->systems_m_);
+      std::erase(o->systems_, this);
+    }
+  }
+  publish_observers({});
+}
 
 // ---------------------------------------------------------------------------------------------
 // Spawning
@@ -30,6 +43,25 @@ Expected<void, SpawnError> SystemCore::start(CellCore& cell, CellCore* superviso
     if (Ref<CellCore> holder = lookup(cell.name())) detail += " by actor " + holder->id().to_string();
     cell.abandon_start(ExitKind::failed, detail);
     return unexpected(SpawnError(SpawnError::Kind::name_taken, type, std::move(detail)));
+  }
+  if constexpr (kObserve) {
+    if (observing() != 0 && cell.kind() == CellKind::actor) [[unlikely]] {
+      observe::Event e;
+      e.kind = observe::EventKind::spawned;
+      e.actor = cell.id();
+      e.peer = supervisor != nullptr ? supervisor->id() : ActorId{};
+      e.name = cell.name();
+      e.text = type;
+      e.thread = cell.placement().host;
+      emit_event(e);
+      if (!cell.name().empty()) {
+        observe::Event n;
+        n.kind = observe::EventKind::name_registered;
+        n.actor = cell.id();
+        n.name = cell.name();
+        emit_event(n);
+      }
+    }
   }
   HookResult started = cell.start_on_caller();
   if (started.kind == HookResult::Kind::failed) {
@@ -58,9 +90,24 @@ bool SystemCore::register_name(CellCore& cell) {
 
 void SystemCore::on_stopping(CellCore& cell) noexcept {
   if (cell.name().empty()) return;
-  std::lock_guard lk(names_m_);
-  auto it = names_.find(cell.name());
-  if (it != names_.end() && it->second == &cell) names_.erase(it);
+  {
+    std::lock_guard lk(names_m_);
+    auto it = names_.find(cell.name());
+    if (it == names_.end() || it->second != &cell) return;
+    names_.erase(it);
+  }
+  if constexpr (kObserve) {
+    if (observing() != 0) [[unlikely]] {
+      observe::Event e;
+      e.kind = observe::EventKind::name_unregistered;
+      e.actor = cell.id();
+      try {
+        e.name = cell.name();
+      } catch (...) {
+      }
+      emit_event(e);
+    }
+  }
 }
 
 Ref<CellCore> SystemCore::lookup(std::string_view name) const {
@@ -131,6 +178,15 @@ Expected<void, LinkError> SystemCore::link(CellCore& child, CellCore& parent) {
     old_parent->release();
     child.release();
   }
+  if constexpr (kObserve) {
+    if (observing() != 0 && child.kind() == CellKind::actor) [[unlikely]] {
+      observe::Event e;
+      e.kind = observe::EventKind::linked;
+      e.actor = child.id();
+      e.peer = parent.id();
+      emit_event(e);
+    }
+  }
   return {};
 }
 
@@ -143,6 +199,15 @@ bool SystemCore::unlink(CellCore& child, const CellCore& parent) {
   }
   old->release();
   child.release();
+  if constexpr (kObserve) {
+    if (observing() != 0 && child.kind() == CellKind::actor) [[unlikely]] {
+      observe::Event e;
+      e.kind = observe::EventKind::unlinked;
+      e.actor = child.id();
+      e.peer = parent.id();
+      emit_event(e);
+    }
+  }
   return true;
 }
 
@@ -333,6 +398,206 @@ void SystemCore::log(const CellCore* who, std::string_view text) {
   std::clog << '[' << rec.actor.to_string();
   if (!rec.name.empty()) std::clog << ' ' << rec.name;
   std::clog << "] " << rec.text << '\n';
+}
+
+}  // namespace actorscope::detail
+
+namespace actorscope::detail {
+
+// ---------------------------------------------------------------------------------------------
+// Observation
+
+void SystemCore::emit_event(observe::Event& event) noexcept {
+  if constexpr (!kObserve) return;
+  for (;;) {
+    ObserverSet* set = observer_set_.load(std::memory_order_seq_cst);
+    if (set == nullptr) return;
+    set->emitting.fetch_add(1, std::memory_order_seq_cst);
+    // Pinned only if still published: detach swaps the set, then waits for its count to reach
+    // zero, so an emitter that lost the race never calls an observer that is going away.
+    if (observer_set_.load(std::memory_order_seq_cst) != set) {
+      set->emitting.fetch_sub(1, std::memory_order_seq_cst);
+      continue;
+    }
+    event.seq = event_seq_.fetch_add(1, std::memory_order_relaxed) + 1;
+    if (event.time == TimePoint{}) event.time = runtime_->now();
+    for (observe::Observer* o : set->observers) o->on_event(event);
+    set->emitting.fetch_sub(1, std::memory_order_seq_cst);
+    return;
+  }
+}
+
+void SystemCore::publish_observers(std::vector<observe::Observer*> list) {
+  // The caller holds observers_m_.
+  observe::Interest merged;
+  bool first = true;
+  for (observe::Observer* o : list) {
+    const observe::Interest i = o->interest();
+    merged = first ? i : merged.merged(i);
+    first = false;
+  }
+  std::uint8_t flags = 0;
+  if (!list.empty()) {
+    flags = kObserved;
+    if (merged.messages) flags |= kMessages;
+    if (merged.timing) flags |= kTiming;
+    if (merged.type_names) flags |= kTypeNames;
+  }
+  ObserverSet* next = nullptr;
+  if (!list.empty()) {
+    observer_sets_.push_back(std::make_unique<ObserverSet>());
+    next = observer_sets_.back().get();
+    next->observers = std::move(list);
+  }
+  obs_sample_.store(std::max<std::uint32_t>(1, merged.sample_every), std::memory_order_relaxed);
+  if (next != nullptr) {
+    // Attach: the set first, so a hook that sees the flags finds someone to tell.
+    ObserverSet* old = observer_set_.exchange(next, std::memory_order_seq_cst);
+    obs_flags_.store(flags, std::memory_order_seq_cst);
+    if (old != nullptr)
+      while (old->emitting.load(std::memory_order_seq_cst) != 0) std::this_thread::yield();
+  } else {
+    obs_flags_.store(0, std::memory_order_seq_cst);
+    ObserverSet* old = observer_set_.exchange(nullptr, std::memory_order_seq_cst);
+    if (old != nullptr)
+      while (old->emitting.load(std::memory_order_seq_cst) != 0) std::this_thread::yield();
+  }
+}
+
+void SystemCore::attach(observe::Observer& observer) {
+  if constexpr (!kObserve)
+    throw std::logic_error(
+        "actorscope: this build compiled observation out (ACTORSCOPE_WITH_OBSERVE=OFF); rebuild with it ON to attach "
+        "an observer");
+  std::lock_guard lk(observers_m_);
+  std::vector<observe::Observer*> list;
+  if (ObserverSet* cur = observer_set_.load(std::memory_order_acquire)) list = cur->observers;
+  if (std::find(list.begin(), list.end(), &observer) != list.end())
+    throw std::logic_error("actorscope: this observer is already attached to the System");
+  list.push_back(&observer);
+  {
+    std::lock_guard olk(observer.systems_m_);
+    observer.systems_.push_back(this);
+  }
+  publish_observers(std::move(list));
+
+  // The present, for this observer only: it may arrive after live events about the same actors,
+  // which the fold tolerates (spawned only fills in; statuses only move forward).
+  auto send = [&](observe::Event& e) {
+    e.seq = event_seq_.fetch_add(1, std::memory_order_relaxed) + 1;
+    e.time = runtime_->now();
+    observer.on_event(e);
+  };
+  observe::Event info;
+  info.kind = observe::EventKind::runtime_info;
+  info.name = std::string(runtime_->name());
+  info.thread = runtime_->thread_count();
+  send(info);
+
+  struct Present {
+    ActorId id, parent;
+    std::string name;
+    std::string_view type;
+    std::uint32_t host;
+    bool running;
+  };
+  std::vector<Present> present;
+  {
+    std::lock_guard slk(struct_m_);
+    for (CellCore* c = live_head_; c != nullptr; c = c->live_next_) {
+      if (c->kind() != CellKind::actor) continue;
+      present.push_back({c->id(), c->parent_ != nullptr ? c->parent_->id() : ActorId{}, c->name(), c->type_name(),
+                         c->placement().host, c->status() >= ActorStatus::running});
+    }
+  }
+  std::reverse(present.begin(), present.end());  // the live list is newest first
+  for (const Present& p : present) {
+    observe::Event e;
+    e.kind = observe::EventKind::spawned;
+    e.actor = p.id;
+    e.peer = p.parent;
+    e.name = p.name;
+    e.text = std::string(p.type);
+    e.thread = p.host;
+    send(e);
+    if (p.running) {
+      observe::Event s;
+      s.kind = observe::EventKind::started;
+      s.actor = p.id;
+      send(s);
+    }
+  }
+  std::vector<std::pair<std::string, ActorId>> names;
+  {
+    std::lock_guard nlk(names_m_);
+    for (const auto& [name, cell] : names_) names.emplace_back(name, cell->id());
+  }
+  for (auto& [name, id] : names) {
+    observe::Event e;
+    e.kind = observe::EventKind::name_registered;
+    e.actor = id;
+    e.name = std::move(name);
+    send(e);
+  }
+}
+
+bool SystemCore::detach(observe::Observer& observer) noexcept {
+  std::lock_guard lk(observers_m_);
+  ObserverSet* cur = observer_set_.load(std::memory_order_acquire);
+  if (cur == nullptr) return false;
+  std::vector<observe::Observer*> list = cur->observers;
+  auto it = std::find(list.begin(), list.end(), &observer);
+  if (it == list.end()) return false;
+  list.erase(it);
+  {
+    std::lock_guard olk(observer.systems_m_);
+    std::erase(observer.systems_, this);
+  }
+  try {
+    publish_observers(std::move(list));
+  } catch (...) {  // no memory for the smaller set: stop observing altogether rather than fail
+    publish_observers({});
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Statistics
+
+std::vector<ActorStats> SystemCore::stats() const {
+  std::vector<ActorStats> out;
+  {
+    std::lock_guard lk(struct_m_);
+    out.reserve(live_actors_);
+    for (CellCore* c = live_head_; c != nullptr; c = c->live_next_)
+      if (c->kind() == CellKind::actor) out.push_back(c->stats());
+  }
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
+void SystemCore::add_poller(observe::StatsPoller& poller) {
+  std::lock_guard lk(pollers_m_);
+  pollers_.push_back(&poller);
+  has_pollers_.store(true, std::memory_order_seq_cst);
+}
+
+void SystemCore::remove_poller(observe::StatsPoller& poller) noexcept {
+  std::lock_guard lk(pollers_m_);
+  pollers_.erase(std::remove(pollers_.begin(), pollers_.end(), &poller), pollers_.end());
+  has_pollers_.store(!pollers_.empty(), std::memory_order_seq_cst);
+}
+
+void SystemCore::on_final_stats(const CellCore& cell) noexcept {
+  if (cell.kind() != CellKind::actor || !has_pollers_.load(std::memory_order_seq_cst)) return;
+  const ActorStats final_stats = cell.stats();
+  std::lock_guard lk(pollers_m_);
+  for (observe::StatsPoller* p : pollers_) {
+    try {
+      p->keep_final(final_stats);
+    } catch (...) {  // no memory: this actor's last counts are lost to that poller
+    }
+  }
 }
 
 }  // namespace actorscope::detail

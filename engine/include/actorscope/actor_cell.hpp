@@ -4,6 +4,7 @@
 #pragma once
 
 #include <actorscope/actor_id.hpp>
+#include <actorscope/actor_stats.hpp>
 #include <actorscope/actor_status.hpp>
 #include <actorscope/errors.hpp>
 #include <actorscope/expected.hpp>
@@ -54,6 +55,8 @@ class ActorCell {
   bool is_alive() const noexcept { return status() != ActorStatus::stopped; }
   /// How it ended, once it has stopped.
   std::optional<ActorExit> exit() const;
+  /// Its exact counters: messages received, handled and sent, mailbox depth and high-water mark.
+  ActorStats stats() const;
 
   // -- lifecycle (any thread) --
   /// Graceful: the current handler finishes, queued messages are dropped, post_stop runs.

@@ -5,6 +5,7 @@
 #include <actorscope/actor_cell.hpp>
 #include <actorscope/actor_id.hpp>
 #include <actorscope/actor_ref.hpp>
+#include <actorscope/actor_stats.hpp>
 #include <actorscope/actor_status.hpp>
 #include <actorscope/errors.hpp>
 #include <actorscope/expected.hpp>
@@ -12,6 +13,9 @@
 #include <actorscope/join_handle.hpp>
 #include <actorscope/join_set.hpp>
 #include <actorscope/manual_runtime.hpp>
+#include <actorscope/observe/event_collector.hpp>
+#include <actorscope/observe/stats_poller.hpp>
+#include <actorscope/observe/system_state.hpp>
 #include <actorscope/reply.hpp>
 #include <actorscope/runtime.hpp>
 #include <actorscope/sleep.hpp>

@@ -10,6 +10,7 @@
 #include <actorscope/detail/task_cell.hpp>
 #include <actorscope/join_handle.hpp>
 #include <actorscope/log.hpp>
+#include <actorscope/observe/observer.hpp>
 #include <actorscope/runtime.hpp>
 
 #include <chrono>
@@ -101,6 +102,19 @@ class System {
 
   /// Where Context::log lines go. The default writes to standard error.
   void set_log_sink(LogSink sink);
+
+  // -- observation --
+  /// Starts sending engine events to `observer` (see observe/observer.hpp): first the present
+  /// (the runtime, every live actor, every name), then everything as it happens. Several observers
+  /// may be attached at once. The observer must stay alive until detach() returns or the System is
+  /// destroyed. Throws std::logic_error if it is already attached, or if observation was compiled
+  /// out of this build.
+  void attach(observe::Observer& observer) { core_->attach(observer); }
+  /// Stops sending events to `observer`; once this returns it is never called again. False if it
+  /// was not attached. Never call it from inside the observer's own on_event.
+  bool detach(observe::Observer& observer) noexcept { return core_->detach(observer); }
+  /// The exact counters of every live actor, in spawn order (no observer needed).
+  std::vector<ActorStats> stats() const { return core_->stats(); }
 
   detail::SystemCore& core() const noexcept { return *core_; }
 

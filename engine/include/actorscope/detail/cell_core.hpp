@@ -4,6 +4,7 @@
 #pragma once
 
 #include <actorscope/actor_cell.hpp>
+#include <actorscope/actor_stats.hpp>
 #include <actorscope/detail/mailbox.hpp>
 #include <actorscope/join_handle.hpp>
 #include <actorscope/runtime.hpp>
@@ -36,6 +37,14 @@ struct HookResult {
 /// The text of the exception being handled ("unknown exception" for non-std ones).
 std::string describe_current_exception();
 std::string describe_exception(const std::exception_ptr& e);
+
+/// A message in the message lane. What an observer needs travels with it: who sent it, when, and
+/// the id that pairs its send with its handling (0 when it is not sampled).
+struct MessageNode : MailboxNode {
+  std::uint64_t trace = 0;
+  std::uint64_t sender = 0;  ///< the sending actor's pid (0: not sent from an actor)
+  std::int64_t enqueued_ns = 0;
+};
 
 struct SupervisionNode final : MailboxNode {
   explicit SupervisionNode(SupervisionEvent e) : event(std::move(e)) {}
@@ -76,10 +85,21 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   void abort() noexcept override { request_kill(); }
   Runtime& join_runtime() const noexcept override { return runtime_; }
 
+  // -- statistics (any thread) --
+  ActorStats stats() const noexcept;
+
   // -- requests (any thread) --
   /// Queues a message on the lowest lane. False if the actor no longer accepts messages; the
   /// caller then still owns `n`.
-  bool push_message(MailboxNode& n) noexcept;
+  bool push_message(MessageNode& n) noexcept;
+  /// Fills in a message's observation fields and emits message_sent; `observing` is the System's
+  /// observing() bits, non-zero. Called by the sender before push_message.
+  void note_send(MessageNode& n, std::uint8_t observing, std::string_view type) noexcept;
+  /// The actor whose hook is running on this thread (nullptr outside actors). Its sends count as
+  /// its own. @thread any
+  static CellCore* current() noexcept { return current_; }
+  /// Counts one message sent by this actor. @thread owner
+  void count_sent() noexcept { bump(sent_); }
   /// Queues a supervision event. False (event dropped) if the actor has exited.
   bool push_supervision(SupervisionEvent event) noexcept;
   /// Graceful stop: the in-flight handler finishes, then post_stop runs. A second stop is ignored.
@@ -105,6 +125,8 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   virtual HookResult run_supervision(SupervisionEvent& event) noexcept = 0;
   virtual HookResult run_post_stop() noexcept = 0;
   virtual void destroy_message(MailboxNode& n) noexcept = 0;
+  /// The type of the message in `n`, for observers ("Add" for a variant holding an Add).
+  virtual std::string_view message_type(MailboxNode& n) noexcept = 0;
   /// Moves the final state into a box for the supervisor (empty box if there is none).
   virtual BoxedState take_state() noexcept = 0;
   /// Destroys the state (if it was not taken). Runs on the actor's thread.
@@ -154,6 +176,18 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   /// Monotonic status update; the first move to stopping or beyond frees the name. Returns the old status.
   ActorStatus advance_status(ActorStatus to) noexcept;
 
+  // Observation (only reached when an observer is attached).
+  void observe_exit(ExitKind kind, const std::string& text) noexcept;
+  void observe_supervision(const SupervisionEvent& event) noexcept;
+  void count_handled(bool failed) noexcept;
+  void note_mailbox_depth() noexcept;
+  /// Increments a counter that only the owner thread writes (no read-modify-write needed).
+  static void bump(std::atomic<std::uint64_t>& c, std::uint64_t by = 1) noexcept {
+    c.store(c.load(std::memory_order_relaxed) + by, std::memory_order_relaxed);
+  }
+  static thread_local CellCore* current_;
+  class CurrentCell;
+
   // Called by SystemCore on the spawning thread.
   HookResult start_on_caller() noexcept;
   void abandon_start(ExitKind kind, std::string text) noexcept;
@@ -180,6 +214,16 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   Inbox supervision_;
   Inbox messages_{&drain_marker_};
 
+  // -- statistics: received_ by any sender, the rest by the owner (relaxed stores) --
+  std::atomic<std::uint64_t> received_{0};
+  std::atomic<std::uint64_t> handled_{0};
+  std::atomic<std::uint64_t> sent_{0};
+  std::atomic<std::uint64_t> supervision_handled_{0};
+  std::atomic<std::uint64_t> child_failures_{0};
+  std::atomic<std::uint64_t> mailbox_max_{0};
+  std::atomic<std::uint64_t> queue_ns_{0};
+  std::atomic<std::uint64_t> handling_ns_{0};
+
   // -- owned by the drain (one thread at a time) --
   NodeQueue wake_queue_;
   NodeQueue supervision_queue_;
@@ -190,6 +234,7 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   PromiseBase* task_promise_ = nullptr;
   MailboxNode* in_flight_ = nullptr;  // the message or event the current hook is handling
   bool in_flight_is_supervision_ = false;
+  TimePoint in_flight_started_{};  // when the current message's handler began (with timing)
   std::string stop_reason_;
 
   // -- guarded by SystemCore's structure mutex --

@@ -4,9 +4,11 @@
 #pragma once
 
 #include <actorscope/actor_cell.hpp>
+#include <actorscope/actor_stats.hpp>
 #include <actorscope/errors.hpp>
 #include <actorscope/expected.hpp>
 #include <actorscope/log.hpp>
+#include <actorscope/observe/observer.hpp>
 #include <actorscope/ref_counted.hpp>
 #include <actorscope/runtime.hpp>
 
@@ -23,12 +25,30 @@
 
 namespace actorscope {
 class System;
+namespace observe {
+class StatsPoller;
 }
+}  // namespace actorscope
 
 namespace actorscope::detail {
 
 class CellCore;
 enum class CellKind : std::uint8_t;
+
+#ifndef ACTORSCOPE_OBSERVE
+#define ACTORSCOPE_OBSERVE 1
+#endif
+/// False when the build compiled observation out (CMake option ACTORSCOPE_WITH_OBSERVE=OFF): every
+/// hook site is then discarded at compile time.
+inline constexpr bool kObserve = ACTORSCOPE_OBSERVE != 0;
+
+/// What the attached observers want, as bits a hook site tests with one relaxed load.
+enum ObserveFlags : std::uint8_t {
+  kObserved = 1,   ///< some observer is attached: lifecycle events flow
+  kMessages = 2,   ///< message events
+  kTiming = 4,     ///< read the clock around messages
+  kTypeNames = 8,  ///< name message types
+};
 
 class SystemCore {
  public:
@@ -68,8 +88,34 @@ class SystemCore {
   void log(const CellCore* who, std::string_view text);
   void set_log_sink(LogSink sink);
 
+  // -- observation (see observe/observer.hpp) --
+  /// Hook sites test this first: zero when nothing is attached. @thread any
+  std::uint8_t observing() const noexcept {
+    if constexpr (!kObserve) return 0;
+    return obs_flags_.load(std::memory_order_relaxed);
+  }
+  /// With kMessages: one message in this many per receiver becomes events.
+  std::uint32_t sample_every() const noexcept { return obs_sample_.load(std::memory_order_relaxed); }
+  /// A fresh id pairing a sampled message's send with its handling. @thread any
+  std::uint64_t next_trace() noexcept { return next_trace_.fetch_add(1, std::memory_order_relaxed); }
+  /// Stamps the sequence number (and the time, if unset) and hands the event to every observer.
+  /// @thread any
+  void emit_event(observe::Event& event) noexcept;
+  /// Attaches an observer: it first receives the present (runtime_info, then a spawned, started,
+  /// linked and name_registered for every live actor), then everything as it happens.
+  void attach(observe::Observer& observer);
+  /// After it returns, the observer is never called again. False if it was not attached.
+  bool detach(observe::Observer& observer) noexcept;
+
+  // -- statistics --
+  /// Exact counters of every live actor, in spawn order.
+  std::vector<ActorStats> stats() const;
+  void add_poller(observe::StatsPoller& poller);
+  void remove_poller(observe::StatsPoller& poller) noexcept;
+
   // -- called by cells --
   void on_stopping(CellCore& cell) noexcept;  // first move to stopping: frees the name
+  void on_final_stats(const CellCore& cell) noexcept;  // an actor's counters are final: pollers keep them
   std::vector<Ref<CellCore>> detach_children(CellCore& parent) noexcept;
   Ref<CellCore> take_parent(CellCore& child) noexcept;
   void cell_exited(CellCore& cell) noexcept;
@@ -102,6 +148,25 @@ class SystemCore {
 
   std::mutex log_m_;
   LogSink log_sink_;
+
+  // Observers: an immutable set is published by pointer; emitters pin it with a count. A replaced
+  // set is kept (not freed) until the System dies, so a late emitter never touches freed memory.
+  struct ObserverSet {
+    std::vector<observe::Observer*> observers;
+    std::atomic<std::uint32_t> emitting{0};
+  };
+  void publish_observers(std::vector<observe::Observer*> list);
+  std::mutex observers_m_;  // serialises attach and detach; never held while emitting
+  std::atomic<ObserverSet*> observer_set_{nullptr};
+  std::vector<std::unique_ptr<ObserverSet>> observer_sets_;  // every set ever published (guarded by observers_m_)
+  std::atomic<std::uint8_t> obs_flags_{0};
+  std::atomic<std::uint32_t> obs_sample_{1};
+  std::atomic<std::uint64_t> event_seq_{0};
+  std::atomic<std::uint64_t> next_trace_{1};
+
+  mutable std::mutex pollers_m_;
+  std::vector<observe::StatsPoller*> pollers_;
+  std::atomic<bool> has_pollers_{false};
 };
 
 }  // namespace actorscope::detail

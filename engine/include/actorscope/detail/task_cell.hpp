@@ -136,6 +136,7 @@ class TaskCell final : public CellCore {
   HookResult run_supervision(SupervisionEvent&) noexcept override { return HookResult::ok(); }
   HookResult run_post_stop() noexcept override { return HookResult::ok(); }
   void destroy_message(MailboxNode&) noexcept override {}
+  std::string_view message_type(MailboxNode&) noexcept override { return {}; }
   BoxedState take_state() noexcept override { return {}; }
   void destroy_state() noexcept override {}
 

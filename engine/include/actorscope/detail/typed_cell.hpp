@@ -3,15 +3,29 @@
 #pragma once
 
 #include <actorscope/detail/cell_core.hpp>
+#include <actorscope/detail/system_core.hpp>
+#include <actorscope/detail/type_info.hpp>
 #include <actorscope/errors.hpp>
 #include <actorscope/expected.hpp>
 
+#include <string_view>
 #include <utility>
+#include <variant>
 
 namespace actorscope::detail {
 
+/// The type an observer reports for a message: the held alternative's for a variant.
 template <class M>
-struct Envelope final : MailboxNode {
+std::string_view message_type_name(const M& m) noexcept {
+  if constexpr (requires { std::variant_size<M>::value; }) {
+    return std::visit([](const auto& alt) { return type_name<std::decay_t<decltype(alt)>>(); }, m);
+  } else {
+    return type_name<M>();
+  }
+}
+
+template <class M>
+struct Envelope final : MessageNode {
   template <class U>
   explicit Envelope(U&& m) : message(std::forward<U>(m)) {}
   M message;
@@ -24,7 +38,14 @@ class TypedCell : public CellCore {
   Expected<void, SendError<M>> send(M&& message) {
     if (!accepts_messages()) return unexpected(SendError<M>(std::move(message), id(), status()));
     auto* envelope = new Envelope<M>(std::move(message));
-    if (push_message(*envelope)) return {};
+    if constexpr (kObserve) {
+      if (const std::uint8_t obs = system().observing()) [[unlikely]]
+        note_send(*envelope, obs, (obs & kTypeNames) ? message_type_name(envelope->message) : std::string_view());
+    }
+    if (push_message(*envelope)) {
+      if (CellCore* sender = CellCore::current()) sender->count_sent();
+      return {};
+    }
     M back = std::move(envelope->message);
     delete envelope;
     return unexpected(SendError<M>(std::move(back), id(), status()));
@@ -33,6 +54,9 @@ class TypedCell : public CellCore {
  protected:
   using CellCore::CellCore;
   void destroy_message(MailboxNode& n) noexcept override { delete static_cast<Envelope<M>*>(&n); }
+  std::string_view message_type(MailboxNode& n) noexcept override {
+    return message_type_name(static_cast<Envelope<M>&>(n).message);
+  }
 };
 
 }  // namespace actorscope::detail

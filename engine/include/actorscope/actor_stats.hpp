@@ -1,0 +1,35 @@
+// ActorStats: the exact per-actor counters the engine keeps whether or not anyone observes. The
+// owner thread writes most of them with plain relaxed stores; reading them is a snapshot.
+#pragma once
+
+#include <actorscope/actor_id.hpp>
+#include <actorscope/actor_status.hpp>
+#include <actorscope/runtime.hpp>
+
+#include <cstdint>
+
+namespace actorscope {
+
+struct ActorStats {
+  ActorId id{};
+  ActorStatus status = ActorStatus::unstarted;
+  /// Messages accepted into the mailbox (message lane), handled, and sent by this actor's hooks.
+  std::uint64_t received = 0;
+  std::uint64_t handled = 0;
+  std::uint64_t sent = 0;
+  /// Supervision events handled (from children, monitors, group monitors).
+  std::uint64_t supervision_handled = 0;
+  /// Children of this actor that failed.
+  std::uint64_t child_failures = 0;
+  /// Messages waiting now, and the most that were ever waiting when the actor looked.
+  std::uint64_t mailbox_depth = 0;
+  std::uint64_t mailbox_max = 0;
+  /// Total time messages spent queued and being handled. Counted only while an attached observer
+  /// asks for timing (observe::Interest::timing); otherwise zero.
+  Duration queue_time{};
+  Duration handling_time{};
+
+  friend bool operator==(const ActorStats&, const ActorStats&) = default;
+};
+
+}  // namespace actorscope

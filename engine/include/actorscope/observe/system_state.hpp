@@ -1,0 +1,221 @@
+// SystemState: the picture of a running (or recorded) actor system, built by folding events in
+// order. Live views fold the events an EventCollector drains; replay folds events read back from a
+// recording, from the nearest keyframe. Both use the same apply(), so they cannot disagree.
+// A pure value: no engine pointers, no threads, copyable, comparable and serializable.
+#pragma once
+
+#include <actorscope/actor_id.hpp>
+#include <actorscope/actor_stats.hpp>
+#include <actorscope/actor_status.hpp>
+#include <actorscope/observe/event.hpp>
+#include <actorscope/observe/histogram.hpp>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace actorscope::observe {
+
+/// One bucket of exact per-actor statistics: what changed over (end - length, end]. Recordings
+/// store these in their actor_stats table; StatsBucketer makes them from ActorStats polls.
+struct StatsSample {
+  TimePoint end{};
+  ActorId actor{};
+  std::uint64_t handled = 0;
+  std::uint64_t sent = 0;
+  /// Depth of the mailbox at `end`, and the highest depth known for the bucket (exact when the
+  /// actor set a new high-water mark in it; otherwise the larger of the depths at its two ends).
+  std::uint64_t mailbox_depth = 0;
+  std::uint64_t mailbox_max = 0;
+  Duration queue_time{};
+  Duration handling_time{};
+
+  friend bool operator==(const StatsSample&, const StatsSample&) = default;
+};
+
+/// Turns successive cumulative polls (StatsPoller::poll) into StatsSamples of what changed.
+class StatsBucketer {
+ public:
+  /// Samples for the actors whose counters moved since the previous call (or whose depth is not
+  /// zero), stamped `now`. Actors absent from `polled` are forgotten.
+  std::vector<StatsSample> update(const std::vector<ActorStats>& polled, TimePoint now);
+
+ private:
+  std::unordered_map<ActorId, ActorStats> last_;
+};
+
+struct FailureRecord {
+  TimePoint time{};
+  ActorId actor{};
+  std::string error;
+  friend bool operator==(const FailureRecord&, const FailureRecord&) = default;
+};
+
+struct ActorRecord {
+  ActorId id{};
+  ActorId parent{};             ///< the current supervisor (0 = a root)
+  std::vector<ActorId> children;  ///< in link order; stopped children stay until pruned
+  std::string name;
+  std::string type_name;
+  std::uint32_t thread = 0;
+  ActorStatus status = ActorStatus::starting;
+  std::optional<ExitKind> exit_kind;
+  std::string exit_reason;
+  TimePoint spawned{};
+  TimePoint stopped{};
+
+  // Exact counters (from StatsSamples).
+  std::uint64_t handled = 0;
+  std::uint64_t sent = 0;
+  std::uint64_t mailbox_depth = 0;
+  std::uint64_t mailbox_max = 0;
+  Duration queue_time{};
+  Duration handling_time{};
+  // From lifecycle events (never sampled).
+  std::uint64_t child_failures = 0;
+  std::uint64_t supervision_handled = 0;
+  // From message events (sampled at the recording's detail level).
+  std::uint64_t messages_observed = 0;
+  std::uint64_t handler_failures = 0;
+  LogHistogram queue_ns;
+  LogHistogram handling_ns;
+  /// This actor's own failure and its children's, newest last.
+  std::deque<FailureRecord> recent_failures;
+
+  /// Per-bucket history for sparklines: messages handled in the bucket and the mailbox maximum.
+  struct HistoryPoint {
+    std::int64_t bucket = 0;  ///< time / history bucket length
+    std::uint64_t handled = 0;
+    std::uint64_t mailbox_max = 0;
+    friend bool operator==(const HistoryPoint&, const HistoryPoint&) = default;
+  };
+  std::deque<HistoryPoint> history;
+
+  bool alive() const noexcept { return status != ActorStatus::stopped; }
+  friend bool operator==(const ActorRecord&, const ActorRecord&) = default;
+};
+
+struct TimerRecord {
+  std::uint64_t id = 0;
+  ActorId target{};
+  ActorId owner{};
+  std::string kind;  ///< "interval", "after", "exit_after", "kill_after", ...
+  Duration period{};
+  TimePoint started{};
+  TimePoint next_due{};
+  std::uint64_t fired = 0;
+  /// How late each firing was (actual - scheduled), in ns.
+  LogHistogram lateness_ns;
+  friend bool operator==(const TimerRecord&, const TimerRecord&) = default;
+};
+
+/// A message seen in the stream (sampled), for the message-flow view.
+struct MessageRecord {
+  std::uint64_t trace = 0;
+  ActorId from{};
+  ActorId to{};
+  std::string_view type{};
+  TimePoint sent{};
+  std::optional<TimePoint> handled;
+  Duration queue{};
+  Duration handling{};
+  bool failed = false;
+  friend bool operator==(const MessageRecord&, const MessageRecord&) = default;
+};
+
+/// A keyframe that cannot be read back: corrupt, truncated, or from a newer format.
+class StateFormatError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class SystemState {
+ public:
+  struct Limits {
+    std::size_t stopped_actors = 2000;    ///< stopped actors kept (oldest exits are forgotten)
+    std::size_t recent_events = 5000;     ///< lifecycle events kept for the event log
+    std::size_t recent_messages = 4000;   ///< sampled messages kept for the flow view
+    std::size_t failures_per_actor = 8;
+    std::size_t history_points = 120;     ///< per actor
+    Duration history_bucket = std::chrono::milliseconds(100);
+    friend bool operator==(const Limits&, const Limits&) = default;
+  };
+
+  SystemState() = default;
+  explicit SystemState(Limits limits) : limits_(limits) {}
+
+  // -- the fold --
+  void apply(const Event& event);
+  void apply(const StatsSample& sample);
+  /// Events the engine could not deliver (full buffers). Counted, never silently lost.
+  void add_dropped(std::uint64_t events) noexcept { dropped_ += events; }
+
+  // -- the picture --
+  const std::map<ActorId, ActorRecord>& actors() const noexcept { return actors_; }
+  const ActorRecord* actor(ActorId id) const noexcept;
+  /// Actors without a supervisor, in id order.
+  std::vector<ActorId> roots() const;
+  std::size_t alive_count() const noexcept { return alive_; }
+  /// scope → group → members.
+  const std::map<std::string, std::map<std::string, std::set<ActorId>>>& groups() const noexcept { return groups_; }
+  /// The (scope, group) pairs an actor is in.
+  std::vector<std::pair<std::string, std::string>> groups_of(ActorId id) const;
+  const std::map<std::string, ActorId>& registry() const noexcept { return registry_; }
+  /// Active timers by id.
+  const std::map<std::uint64_t, TimerRecord>& timers() const noexcept { return timers_; }
+  const std::deque<Event>& recent_events() const noexcept { return recent_events_; }
+  const std::deque<MessageRecord>& recent_messages() const noexcept { return recent_messages_; }
+
+  const std::string& runtime() const noexcept { return runtime_; }
+  std::uint32_t threads() const noexcept { return threads_; }
+  /// The time of the first and of the latest event applied.
+  TimePoint first_time() const noexcept { return first_time_; }
+  TimePoint time() const noexcept { return time_; }
+  std::uint64_t events_applied() const noexcept { return applied_; }
+  std::uint64_t events_of(EventKind kind) const noexcept { return by_kind_[static_cast<std::size_t>(kind)]; }
+  std::uint64_t dropped() const noexcept { return dropped_; }
+  const Limits& limits() const noexcept { return limits_; }
+
+  // -- keyframes --
+  /// A compact binary image of the whole state.
+  std::string serialize() const;
+  /// Throws StateFormatError if `bytes` is not a whole image of a format this build reads.
+  static SystemState deserialize(std::string_view bytes);
+
+  friend bool operator==(const SystemState&, const SystemState&);
+
+ private:
+  ActorRecord& touch(ActorId id);
+  void detach_from_parent(ActorRecord& a);
+  void add_failure(ActorRecord& a, const FailureRecord& f);
+  void push_recent(const Event& e);
+  void prune_stopped();
+
+  Limits limits_{};
+  std::map<ActorId, ActorRecord> actors_;
+  std::deque<ActorId> stopped_order_;
+  std::size_t alive_ = 0;
+  std::map<std::string, std::map<std::string, std::set<ActorId>>> groups_;
+  std::map<std::string, ActorId> registry_;
+  std::map<std::uint64_t, TimerRecord> timers_;
+  std::deque<Event> recent_events_;
+  std::deque<MessageRecord> recent_messages_;
+  std::string runtime_;
+  std::uint32_t threads_ = 0;
+  TimePoint first_time_{};
+  TimePoint time_{};
+  std::uint64_t applied_ = 0;
+  std::array<std::uint64_t, kEventKindCount> by_kind_{};
+  std::uint64_t dropped_ = 0;
+};
+
+}  // namespace actorscope::observe

@@ -1,0 +1,246 @@
+// SystemState, the fold: folding is deterministic, a keyframe image round-trips exactly, the state
+// at any time equals a keyframe plus the events after it, bad images are refused, and the
+// histogram and the event collector keep their promises. No runtime needed: scripted streams.
+#include <QTest>
+
+#include <actorscope/observe/event_collector.hpp>
+#include <actorscope/observe/system_state.hpp>
+
+#include <random>
+#include <thread>
+
+namespace as = actorscope;
+namespace obs = actorscope::observe;
+using namespace std::chrono_literals;
+
+namespace {
+
+as::ActorId pid(std::uint64_t n) { return {0, n}; }
+
+/// A deterministic stream: a supervisor, workers that come and go, failures, names, groups,
+/// timers, messages. Times advance 1 ms per event.
+std::vector<obs::Event> script(std::size_t workers = 40, unsigned seed = 7) {
+  std::vector<obs::Event> out;
+  std::mt19937 rng(seed);
+  as::TimePoint t{};
+  auto add = [&](obs::Event e) {
+    t += 1ms;
+    e.time = t;
+    e.seq = out.size() + 1;
+    out.push_back(std::move(e));
+  };
+  add({.kind = obs::EventKind::runtime_info, .thread = 2, .name = "asio"});
+  add({.kind = obs::EventKind::spawned, .actor = pid(1), .name = "sup", .text = "Supervisor"});
+  add({.kind = obs::EventKind::name_registered, .actor = pid(1), .name = "sup"});
+  add({.kind = obs::EventKind::started, .actor = pid(1)});
+  add({.kind = obs::EventKind::timer_started, .actor = pid(1), .trace = 99, .period = 10ms, .scheduled = t + 10ms,
+       .name = "interval"});
+  for (std::uint64_t w = 2; w < 2 + workers; ++w) {
+    std::string name = "w";  // (built in steps: GCC 12 misreports -Wrestrict on "w" + s at -O3)
+    name += std::to_string(w);
+    add({.kind = obs::EventKind::spawned, .actor = pid(w), .peer = pid(1), .name = name, .text = "Worker"});
+    add({.kind = obs::EventKind::started, .actor = pid(w)});
+    add({.kind = obs::EventKind::group_joined, .actor = pid(w), .name = w % 2 ? "odd" : "even", .text = "default"});
+    for (int m = 0; m < 3; ++m) {
+      const std::uint64_t trace = w * 10 + static_cast<std::uint64_t>(m);
+      add({.kind = obs::EventKind::message_sent, .actor = pid(1), .peer = pid(w), .trace = trace, .message_type = "Job"});
+      add({.kind = obs::EventKind::message_handled, .failed = false, .timed = true, .actor = pid(w), .peer = pid(1),
+           .trace = trace, .queue = std::chrono::microseconds(rng() % 500), .handling = std::chrono::microseconds(rng() % 900),
+           .message_type = "Job"});
+    }
+    add({.kind = obs::EventKind::timer_fired, .actor = pid(1), .trace = 99, .scheduled = t});
+    if (rng() % 3 == 0) {
+      std::string why = "worker ";
+      why += std::to_string(w);
+      why += " crashed";
+      add({.kind = obs::EventKind::failed, .actor = pid(w), .text = why});
+      add({.kind = obs::EventKind::supervision_delivered, .actor = pid(1), .peer = pid(w), .text = "failed"});
+    } else if (rng() % 2 == 0) {
+      add({.kind = obs::EventKind::group_left, .actor = pid(w), .name = w % 2 ? "odd" : "even", .text = "default"});
+      add({.kind = obs::EventKind::stopped, .actor = pid(w), .text = "done"});
+    }
+  }
+  add({.kind = obs::EventKind::timer_cancelled, .actor = pid(1), .trace = 99});
+  return out;
+}
+
+obs::SystemState fold(const std::vector<obs::Event>& ev, std::size_t n, obs::SystemState::Limits limits = {}) {
+  obs::SystemState s(limits);
+  for (std::size_t i = 0; i < n && i < ev.size(); ++i) s.apply(ev[i]);
+  return s;
+}
+
+}  // namespace
+
+class TestSystemState : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void the_fold_builds_tree_statuses_groups_names_timers_and_failures() {
+    const auto ev = script();
+    const obs::SystemState s = fold(ev, ev.size());
+    QCOMPARE(s.runtime(), std::string("asio"));
+    QCOMPARE(s.threads(), 2u);
+    const obs::ActorRecord* sup = s.actor(pid(1));
+    QVERIFY(sup != nullptr);
+    QCOMPARE(sup->children.size(), 40u);
+    QCOMPARE(s.roots(), std::vector<as::ActorId>{pid(1)});
+    QCOMPARE(s.registry().at("sup"), pid(1));
+    std::size_t failed = 0, alive = 1, in_groups = 0;
+    for (const auto& [id, a] : s.actors()) {
+      if (id == pid(1)) continue;
+      if (a.exit_kind == as::ExitKind::failed) ++failed;
+      if (a.alive()) ++alive;
+      QCOMPARE(a.handling_ns.count(), 3u);
+    }
+    for (const auto& [scope, groups] : s.groups())
+      for (const auto& [g, members] : groups) in_groups += members.size();
+    QCOMPARE(sup->child_failures, failed);
+    QCOMPARE(sup->recent_failures.size(), std::min<std::size_t>(failed, s.limits().failures_per_actor));
+    QCOMPARE(s.alive_count(), alive);
+    QCOMPARE(in_groups, alive - 1);  // every live worker is in one group; stopped ones left
+    QVERIFY(s.timers().empty());     // cancelled at the end
+    const obs::SystemState mid = fold(ev, 6);
+    QCOMPARE(mid.timers().size(), 1u);
+    QCOMPARE(mid.timers().at(99).kind, std::string("interval"));
+    // Every handled message found its send.
+    std::size_t paired = 0;
+    for (const auto& m : s.recent_messages()) paired += m.handled.has_value() && m.from == pid(1) ? 1 : 0;
+    QCOMPARE(paired, 120u);
+  }
+
+  void a_keyframe_image_round_trips_exactly_at_every_point_of_the_stream() {
+    const auto ev = script(12);
+    obs::SystemState s;
+    for (const auto& e : ev) {
+      s.apply(e);
+      const obs::SystemState back = obs::SystemState::deserialize(s.serialize());
+      QVERIFY2(back == s, qPrintable(QString("after event %1 (%2)").arg(e.seq).arg(QString::fromUtf8(obs::to_string(e.kind)))));
+    }
+  }
+
+  void the_state_at_a_time_is_a_keyframe_plus_the_events_after_it() {
+    const auto ev = script();
+    for (std::size_t key : {std::size_t{0}, std::size_t{1}, ev.size() / 3, ev.size() / 2, ev.size() - 1}) {
+      for (std::size_t at : {key, key + 5, key + 40, ev.size()}) {
+        if (at > ev.size()) continue;
+        obs::SystemState from_key = obs::SystemState::deserialize(fold(ev, key).serialize());
+        for (std::size_t i = key; i < at; ++i) from_key.apply(ev[i]);
+        QVERIFY2(from_key == fold(ev, at), qPrintable(QString("keyframe %1, time %2").arg(key).arg(at)));
+      }
+    }
+  }
+
+  void stopped_actors_beyond_the_limit_are_forgotten_oldest_first() {
+    obs::SystemState::Limits limits;
+    limits.stopped_actors = 5;
+    const auto ev = script(60);
+    const obs::SystemState s = fold(ev, ev.size(), limits);
+    std::size_t stopped = 0;
+    for (const auto& [id, a] : s.actors()) stopped += a.alive() ? 0 : 1;
+    QCOMPARE(stopped, 5u);
+    for (ActorIdCheck c{s}; const auto& kid : s.actor(pid(1))->children) QVERIFY(c(kid));
+  }
+
+  void a_damaged_or_foreign_image_is_refused_with_a_reason_and_never_crashes() {
+    const std::string good = fold(script(6), 10'000).serialize();
+    for (std::size_t cut = 0; cut < good.size(); ++cut) {
+      try {
+        (void)obs::SystemState::deserialize(std::string_view(good).substr(0, cut));
+        QFAIL(qPrintable(QString("a %1-byte prefix was accepted").arg(cut)));
+      } catch (const obs::StateFormatError&) {
+      }
+    }
+    std::mt19937 rng(3);
+    for (int round = 0; round < 300; ++round) {  // flipped bytes: refused or read, never a crash
+      std::string bad = good;
+      bad[4 + rng() % (bad.size() - 4)] ^= static_cast<char>(1 + rng() % 255);
+      try {
+        (void)obs::SystemState::deserialize(bad);
+      } catch (const obs::StateFormatError&) {
+      }
+    }
+    try {
+      (void)obs::SystemState::deserialize("SQLite format 3");
+      QFAIL("a foreign image was accepted");
+    } catch (const obs::StateFormatError& e) {
+      QVERIFY(std::string(e.what()).find("not a SystemState keyframe") != std::string::npos);
+    }
+    std::string future = good;
+    future[4] = 0x7f;  // format 127
+    try {
+      (void)obs::SystemState::deserialize(future);
+      QFAIL("a newer format was accepted");
+    } catch (const obs::StateFormatError& e) {
+      QVERIFY(std::string(e.what()).find("newer Actorscope") != std::string::npos);
+    }
+  }
+
+  void the_histogram_keeps_exact_extremes_and_percentiles_within_its_precision() {
+    obs::LogHistogram h;
+    for (std::uint64_t v = 1; v <= 10000; ++v) h.record(v * 1000);
+    QCOMPARE(h.count(), 10000u);
+    QCOMPARE(h.min(), 1000u);
+    QCOMPARE(h.max(), 10'000'000u);
+    QCOMPARE(h.percentile(100), h.max());
+    for (double p : {50.0, 90.0, 99.0}) {
+      const double exact = p / 100 * 10'000'000;
+      const double got = static_cast<double>(h.percentile(p));
+      QVERIFY2(got >= exact && got <= exact * (1 + 1.0 / obs::LogHistogram::kSubBuckets) + 1,
+               qPrintable(QString("p%1: %2 vs %3").arg(p).arg(got).arg(exact)));
+    }
+    std::mt19937_64 rng(1);
+    for (int i = 0; i < 100000; ++i) {
+      const std::uint64_t v = rng() >> (rng() % 64);
+      const std::size_t idx = obs::LogHistogram::index_of(v);
+      QVERIFY(obs::LogHistogram::lower_bound(idx) <= v && v <= obs::LogHistogram::upper_bound(idx));
+    }
+    obs::LogHistogram a, b, both;
+    for (std::uint64_t v : {3u, 70u, 900u}) a.record(v), both.record(v);
+    for (std::uint64_t v : {5u, 70000u}) b.record(v), both.record(v);
+    a.merge(b);
+    QVERIFY(a == both);
+  }
+
+  void the_collector_releases_causally_chained_events_in_order_while_draining_concurrently() {
+    obs::EventCollector c({.per_thread_capacity = 1 << 16});
+    std::atomic<std::uint64_t> seq{0};
+    std::atomic<int> turn{0};
+    constexpr int kRounds = 20000;
+    // Two threads take turns: each event happens after the previous one on the other thread.
+    auto player = [&](int me) {
+      for (int r = 0; r < kRounds; ++r) {
+        while (turn.load(std::memory_order_acquire) != me) std::this_thread::yield();
+        obs::Event e;
+        e.seq = seq.fetch_add(1) + 1;
+        e.trace = e.seq;
+        c.on_event(e);
+        turn.store(1 - me, std::memory_order_release);
+      }
+    };
+    std::thread a(player, 0), b(player, 1);
+    std::vector<obs::Event> out;
+    while (out.size() < 2 * kRounds) {
+      const std::size_t before = out.size();
+      c.drain(out);
+      if (out.size() == before && seq.load() == 2 * kRounds) c.drain(out, true);
+    }
+    a.join();
+    b.join();
+    QCOMPARE(out.size(), std::size_t{2 * kRounds});
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      QCOMPARE(out[i].trace, i + 1);  // the original order
+      QCOMPARE(out[i].seq, i + 1);    // renumbered without gaps
+    }
+    QCOMPARE(c.dropped(), 0u);
+  }
+
+ private:
+  struct ActorIdCheck {
+    const obs::SystemState& s;
+    bool operator()(as::ActorId id) const { return s.actor(id) != nullptr; }
+  };
+};
+
+QTEST_GUILESS_MAIN(TestSystemState)
+#include "tst_system_state.moc"
