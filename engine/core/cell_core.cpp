@@ -566,7 +566,10 @@ void CellCore::finish(ExitKind kind, std::string text, bool with_state) noexcept
   // unwinds through the scheduler, never through the stack.
   for (Ref<CellCore>& child : sys_.detach_children(*this)) child->request_kill();
 
-  BoxedState state = with_state ? take_state() : BoxedState{};
+  // Only a supervisor receives the final state: an unsupervised actor's is destroyed in place
+  // rather than boxed (an allocation) and dropped.
+  Ref<CellCore> parent = sys_.take_parent(*this);
+  BoxedState state = with_state && parent ? take_state() : BoxedState{};
   destroy_state();
   advance_status(ActorStatus::stopped);
   sys_.on_final_stats(*this);
@@ -576,7 +579,7 @@ void CellCore::finish(ExitKind kind, std::string text, bool with_state) noexcept
   }
 
   ActorExit exit{kind, text};
-  if (Ref<CellCore> parent = sys_.take_parent(*this)) {
+  if (parent) {
     ActorCell me{Ref<CellCore>(this)};
     if (kind == ExitKind::failed) {
       parent->push_supervision(ActorFailed{std::move(me), std::move(text)});
