@@ -77,10 +77,10 @@ inline bool wait_on(as::System& sys, std::mutex& m, std::condition_variable& cv,
 class Probe {
  public:
   void record(std::string event) {
-    {
-      std::lock_guard lk(m_);
-      events_.push_back(std::move(event));
-    }
+    // Notified under the lock: a test that sees the event may destroy the Probe at once, so the
+    // recording thread must be done with the condition variable by the time the lock is free.
+    std::lock_guard lk(m_);
+    events_.push_back(std::move(event));
     cv_.notify_all();
   }
 
