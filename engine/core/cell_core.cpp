@@ -91,7 +91,7 @@ ActorStats CellCore::stats() const noexcept {
   s.id = id_;
   s.status = status();
   s.handled = handled_.load(std::memory_order_relaxed);
-  s.received = std::max(received_.load(std::memory_order_relaxed), s.handled);
+  s.received = std::max(received(), s.handled);
   s.sent = sent_.load(std::memory_order_relaxed);
   s.supervision_handled = supervision_handled_.load(std::memory_order_relaxed);
   s.child_failures = child_failures_.load(std::memory_order_relaxed);
@@ -113,7 +113,7 @@ void CellCore::note_send(MessageNode& n, std::uint8_t obs, std::string_view type
   }
   if ((obs & kMessages) == 0 || kind_ != CellKind::actor) return;
   const std::uint32_t every = sys_.sample_every();
-  if (every > 1 && received_.load(std::memory_order_relaxed) % every != 0) return;
+  if (every > 1 && received() % every != 0) return;
   n.trace = sys_.next_trace();
   observe::Event e;
   e.kind = observe::EventKind::message_sent;
@@ -128,7 +128,7 @@ void CellCore::note_send(MessageNode& n, std::uint8_t obs, std::string_view type
 
 void CellCore::note_mailbox_depth() noexcept {
   const std::uint64_t handled = handled_.load(std::memory_order_relaxed);
-  const std::uint64_t received = received_.load(std::memory_order_relaxed);
+  const std::uint64_t received = this->received();
   const std::uint64_t depth = received > handled ? received - handled : 0;
   if (depth > mailbox_max_.load(std::memory_order_relaxed)) mailbox_max_.store(depth, std::memory_order_relaxed);
 }
@@ -240,6 +240,19 @@ bool CellCore::push_message(MessageNode& n) noexcept {
     return false;
   }
   wake_if_idle(Urgency::normal);
+  return true;
+}
+
+bool CellCore::push_own_message(MessageNode& n) noexcept {
+  if (!accepts_messages()) return false;
+  // What other senders queued before this send stays ahead of it: splice them in first.
+  if (messages_.has_items()) {
+    message_queue_.append_lifo(messages_.take());
+    // Taking a sealed chain closes the lane: a drain() came first, so refuse like push() would.
+    if (messages_.is_closed()) return false;
+  }
+  bump(received_own_);
+  message_queue_.push_back(&n);
   return true;
 }
 

@@ -92,6 +92,10 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   /// Queues a message on the lowest lane. False if the actor no longer accepts messages; the
   /// caller then still owns `n`.
   bool push_message(MessageNode& n) noexcept;
+  /// The same for a message this actor sends itself, from its own drain or pre_start (where
+  /// current() == this): nobody else consumes the lane then, so the message goes straight to
+  /// the drain's queue without an atomic read-modify-write or a wake-up check. @thread owner
+  bool push_own_message(MessageNode& n) noexcept;
   /// Fills in a message's observation fields and emits message_sent; `observing` is the System's
   /// observing() bits, non-zero. Called by the sender before push_message.
   void note_send(MessageNode& n, std::uint8_t observing, std::string_view type) noexcept;
@@ -167,6 +171,9 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   void deliver_wakes() noexcept;
   void begin_hook(Hook hook, HookResult r) noexcept;
   void complete_hook(Hook hook, HookResult r) noexcept;
+  std::uint64_t received() const noexcept {
+    return received_.load(std::memory_order_relaxed) + received_own_.load(std::memory_order_relaxed);
+  }
   void complete_task() noexcept;
   void drop_in_flight() noexcept;
   void begin_stop(std::string reason) noexcept;
@@ -216,6 +223,7 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
 
   // -- statistics: received_ by any sender, the rest by the owner (relaxed stores) --
   std::atomic<std::uint64_t> received_{0};
+  std::atomic<std::uint64_t> received_own_{0};  // sent to itself (push_own_message): owner only
   std::atomic<std::uint64_t> handled_{0};
   std::atomic<std::uint64_t> sent_{0};
   std::atomic<std::uint64_t> supervision_handled_{0};

@@ -42,8 +42,9 @@ class TypedCell : public CellCore {
       if (const std::uint8_t obs = system().observing()) [[unlikely]]
         note_send(*envelope, obs, (obs & kTypeNames) ? message_type_name(envelope->message) : std::string_view());
     }
-    if (push_message(*envelope)) {
-      if (CellCore* sender = CellCore::current()) sender->count_sent();
+    CellCore* const sender = CellCore::current();
+    if (sender == this ? push_own_message(*envelope) : push_message(*envelope)) {
+      if (sender != nullptr) sender->count_sent();
       return {};
     }
     M back = std::move(envelope->message);
