@@ -16,10 +16,16 @@ struct StopRequest {
 };
 
 namespace {
-// Marks a stop request as taken by the drain, so that later stops are ignored.
-StopRequest* stop_taken() noexcept {
-  static StopRequest taken;
-  return &taken;
+// Marks a stop request as taken by the drain, so that later stops are ignored. (At namespace
+// scope: a function-local static would cost a guard check on every look at the stop lane.)
+StopRequest g_stop_taken;
+StopRequest* stop_taken() noexcept { return &g_stop_taken; }
+// A stop without a reason, shared by every actor so that a plain ctx.stop() allocates nothing.
+// Never written: the drain reads its (empty) reason without moving from it.
+StopRequest g_plain_stop;
+
+void drop_stop(StopRequest* s) noexcept {
+  if (s != nullptr && s != &g_stop_taken && s != &g_plain_stop) delete s;
 }
 
 std::string demangled_current_type() {
@@ -276,10 +282,10 @@ void CellCore::post_wake(Wait& w) noexcept {
 
 void CellCore::request_stop(std::string reason) noexcept {
   if (status() >= ActorStatus::stopping) return;
-  auto* req = new StopRequest{std::move(reason)};
+  StopRequest* req = reason.empty() ? &g_plain_stop : new StopRequest{std::move(reason)};
   StopRequest* expected = nullptr;
   if (!stop_.compare_exchange_strong(expected, req, std::memory_order_seq_cst)) {
-    delete req;  // a stop is already pending or taken: the first one wins
+    drop_stop(req);  // a stop is already pending or taken: the first one wins
     return;
   }
   wake_if_idle(Urgency::high);
@@ -355,7 +361,10 @@ StopRequest* CellCore::take_stop() noexcept {
 }
 
 MailboxNode* CellCore::next_supervision() noexcept {
-  if (supervision_queue_.empty()) supervision_queue_.append_lifo(supervision_.take());
+  if (supervision_queue_.empty()) {
+    if (!supervision_.has_items()) return nullptr;  // the usual case: no CAS, no splice
+    supervision_queue_.append_lifo(supervision_.take());
+  }
   return supervision_queue_.pop();
 }
 
@@ -393,8 +402,8 @@ CellCore::DrainEnd CellCore::drain() noexcept {
     }
     // Lane 2: stop. It waits for the in-flight handler, then outranks everything queued.
     if (StopRequest* s = take_stop()) {
-      std::string reason = std::move(s->reason);
-      delete s;
+      std::string reason = s == &g_plain_stop ? std::string() : std::move(s->reason);
+      drop_stop(s);
       begin_stop(std::move(reason));
       if (phase_ == Phase::finished) return DrainEnd::finished;
       continue;
@@ -473,7 +482,7 @@ void CellCore::complete_task() noexcept {
                 ex ? HookResult::failure(describe_exception(ex)) : HookResult::ok());
 }
 
-void CellCore::begin_hook(Hook hook, HookResult r) noexcept {
+void CellCore::begin_hook(Hook hook, HookResult&& r) noexcept {
   if (r.kind == HookResult::Kind::suspended) {
     hook_ = hook;
     return;
@@ -491,7 +500,7 @@ void CellCore::drop_in_flight() noexcept {
   }
 }
 
-void CellCore::complete_hook(Hook hook, HookResult r) noexcept {
+void CellCore::complete_hook(Hook hook, HookResult&& r) noexcept {
   if (hook != Hook::message && hook != Hook::supervision) drop_in_flight();
   const bool failed = r.kind == HookResult::Kind::failed;
   switch (hook) {
@@ -567,8 +576,7 @@ void CellCore::close_lanes() noexcept {
   while (MailboxNode* n = rest.pop())
     if (n != &drain_marker_) destroy_message(*n);
 
-  StopRequest* s = stop_.exchange(stop_taken(), std::memory_order_acq_rel);
-  if (s != nullptr && s != stop_taken()) delete s;
+  drop_stop(stop_.exchange(stop_taken(), std::memory_order_acq_rel));
 }
 
 void CellCore::finish(ExitKind kind, std::string text, bool with_state) noexcept {

@@ -169,8 +169,10 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   MailboxNode* next_supervision() noexcept;
   MailboxNode* next_message() noexcept;
   void deliver_wakes() noexcept;
-  void begin_hook(Hook hook, HookResult r) noexcept;
-  void complete_hook(Hook hook, HookResult r) noexcept;
+  // By reference: a HookResult carries a std::string, and moving it twice per message showed up
+  // as a memcpy call per hook.
+  void begin_hook(Hook hook, HookResult&& r) noexcept;
+  void complete_hook(Hook hook, HookResult&& r) noexcept;
   std::uint64_t received() const noexcept {
     return received_.load(std::memory_order_relaxed) + received_own_.load(std::memory_order_relaxed);
   }
