@@ -80,6 +80,15 @@ struct RuntimeOptions {
     owned,      ///< the runtime makes one; an existing one is an error
   };
   QtApplication qt_application = QtApplication::automatic;
+
+  /// Qt only: the event dispatcher of the runtime's worker threads (the GUI thread keeps the
+  /// application's). Qt's own dispatcher costs about a third of GLib's per posted event, and a
+  /// drain is one posted event.
+  enum class QtDispatcher : std::uint8_t {
+    own,      ///< Qt's own, the one QT_NO_GLIB=1 selects
+    inherit,  ///< whatever Qt gives a new thread: GLib's, unless QT_NO_GLIB is set
+  };
+  QtDispatcher qt_worker_dispatcher = QtDispatcher::own;
 };
 
 class Runtime {

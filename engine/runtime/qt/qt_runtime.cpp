@@ -16,6 +16,7 @@
 #include <climits>
 #include <cstdio>
 #include <latch>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -313,6 +314,22 @@ QtRuntime::QtRuntime(const RuntimeOptions& options) : impl_(std::make_unique<Imp
   impl_->worker_count = n;
   impl_->blocking.setMaxThreadCount(static_cast<int>(options.blocking_threads != 0 ? options.blocking_threads : 4));
 
+  // Qt gives a thread the GLib dispatcher unless QT_NO_GLIB is set when the thread starts; making
+  // a QEventDispatcherUNIX ourselves would take private API. So the variable is set while the
+  // workers start (each has made its dispatcher by the time it counts down `started`) and removed
+  // again. A program that sets QT_NO_GLIB itself is left alone.
+  struct NoGlibWhileStarting {
+    explicit NoGlibWhileStarting(bool on) : on(on) {
+      if (on) qputenv("QT_NO_GLIB", "1");
+    }
+    ~NoGlibWhileStarting() {
+      if (on) qunsetenv("QT_NO_GLIB");
+    }
+    const bool on;
+  };
+  std::optional<NoGlibWhileStarting> no_glib;
+  no_glib.emplace(options.qt_worker_dispatcher == RuntimeOptions::QtDispatcher::own &&
+                  !qEnvironmentVariableIsSet("QT_NO_GLIB"));
   std::latch started(static_cast<std::ptrdiff_t>(n));
   for (unsigned i = 0; i < n; ++i) {
     auto host = std::make_unique<Host>(*this, false);
@@ -328,6 +345,7 @@ QtRuntime::QtRuntime(const RuntimeOptions& options) : impl_(std::make_unique<Imp
   impl_->host_threads.push_back(impl_->gui_thread);
   if (impl_->gui_dispatcher != nullptr) impl_->hosts.back()->keep_nested_loops_fed(impl_->gui_dispatcher);
   started.wait();
+  no_glib.reset();
 }
 
 QtRuntime::~QtRuntime() {
