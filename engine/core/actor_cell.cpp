@@ -2,6 +2,7 @@
 #include <actorscope/actor_cell.hpp>
 #include <actorscope/detail/cell_core.hpp>
 #include <actorscope/detail/system_core.hpp>
+#include <actorscope/detail/timers.hpp>
 
 namespace actorscope {
 
@@ -86,6 +87,55 @@ bool ActorCell::stop_children_and_wait(Duration timeout, std::string reason) con
   for (const ActorCell& child : kids)
     all = child.cell_->completion().wait_until(rt, deadline, "stop_children_and_wait") && all;
   return all;
+}
+
+detail::CellCore& ActorCell::monitor_peer(const ActorCell& target, std::string_view operation) const {
+  if (!cell_ || !target.cell_)
+    throw MonitorError(std::string(operation) + ": an actor handle is empty; pass handles returned by spawn");
+  if (cell_ == target.cell_)
+    throw MonitorError(std::string(operation) + ": actor " + id().to_string() +
+                       " cannot monitor itself; its supervisor or another actor can");
+  if (&cell_->system() != &target.cell_->system())
+    throw MonitorError(std::string(operation) + ": actor " + target.id().to_string() +
+                       " belongs to another System; monitor it from an actor of its own System");
+  return *target.cell_;
+}
+
+bool ActorCell::monitor(const ActorCell& target) const {
+  detail::CellCore& t = monitor_peer(target, "monitor");
+  return cell_->system().monitors().add(*cell_, t);
+}
+
+bool ActorCell::unmonitor(const ActorCell& target) const {
+  detail::CellCore& t = monitor_peer(target, "unmonitor");
+  return cell_->system().monitors().remove(*cell_, t);
+}
+
+std::vector<ActorCell> ActorCell::monitors() const {
+  return cell_ ? cell_->system().monitors().observers_of(*cell_) : std::vector<ActorCell>{};
+}
+
+namespace {
+// exit_after and kill_after: TimerCore's own deliver() does the work.
+class ActionTimer final : public detail::TimerCore {
+ public:
+  ActionTimer(Kind kind, Ref<detail::CellCore> target, Duration delay)
+      : TimerCore(kind, std::move(target), delay, MissedTick::burst) {}
+};
+
+TimerHandle start_action(const Ref<detail::CellCore>& cell, detail::TimerCore::Kind kind, Duration delay,
+                         std::string_view operation) {
+  if (!cell) throw TimerError(std::string(operation) + ": the actor handle is empty; pass a handle returned by spawn");
+  return TimerHandle(detail::start_timer(make_ref<ActionTimer>(kind, cell, delay)));
+}
+}  // namespace
+
+TimerHandle ActorCell::exit_after(Duration delay) const {
+  return start_action(cell_, detail::TimerCore::Kind::exit, delay, "exit_after");
+}
+
+TimerHandle ActorCell::kill_after(Duration delay) const {
+  return start_action(cell_, detail::TimerCore::Kind::kill, delay, "kill_after");
 }
 
 // The same actor, not merely the same id: ids are unique within one System, and two Systems may

@@ -608,6 +608,7 @@ void CellCore::finish(ExitKind kind, std::string text, bool with_state) noexcept
       parent->push_supervision(ActorTerminated{std::move(me), std::move(state), std::move(text)});
     }
   }
+  sys_.before_exit(*this, exit);
   sched_.store(kTerminated, std::memory_order_release);
   // Leave the System before waking waiters, so that whoever wakes sees the actor gone everywhere.
   // From here on the System may be torn down; waking waiters only touches this cell.
@@ -637,6 +638,7 @@ void CellCore::abandon_start(ExitKind kind, std::string text) noexcept {
       observe_exit(kind, text);
   }
   ActorExit exit{kind, std::move(text)};
+  sys_.before_exit(*this, exit);
   sched_.store(kTerminated, std::memory_order_release);
   sys_.cell_exited(*this);
   on_exit(exit);

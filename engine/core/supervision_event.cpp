@@ -34,10 +34,16 @@ std::string SupervisionEvent::describe() const {
     s += e->change == ProcessGroupChanged::Change::joined ? "joined" : "left";
     return s + " group \"" + e->group + "\" in scope \"" + e->scope + "\"";
   }
+  if (auto* e = get<ActorDown>()) {
+    std::string s = who(e->actor) + " is down (" + std::string(to_string(e->exit.kind));
+    return s + (e->exit.reason.empty() ? ")" : "): " + e->exit.reason);
+  }
   return "unknown supervision event";
 }
 
 namespace detail {
+// Only a child's exit stops the supervisor. A monitor's ActorDown and a group change are news about
+// actors this one merely watches, so they never stop it.
 void default_supervision(CellCore& self, const SupervisionEvent& event) {
   if (event.is<ActorTerminated>() || event.is<ActorFailed>()) self.request_stop("supervisor stopped because " + event.describe());
 }

@@ -89,6 +89,7 @@ bool SystemCore::register_name(CellCore& cell) {
 }
 
 void SystemCore::on_stopping(CellCore& cell) noexcept {
+  groups_.actor_stopping(cell);  // as ractor: an actor leaves its groups when it starts stopping
   if (cell.name().empty()) return;
   {
     std::lock_guard lk(names_m_);
@@ -122,6 +123,11 @@ std::vector<std::string> SystemCore::names() const {
   out.reserve(names_.size());
   for (const auto& [name, cell] : names_) out.push_back(name);
   return out;
+}
+
+void SystemCore::before_exit(CellCore& cell, const ActorExit& exit) noexcept {
+  monitors_.cell_exited(cell, exit);
+  timers_.cell_exited(cell);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -537,6 +543,28 @@ void SystemCore::attach(observe::Observer& observer) {
     e.kind = observe::EventKind::name_registered;
     e.actor = id;
     e.name = std::move(name);
+    send(e);
+  }
+  for (const std::string& scope : groups_.scopes()) {
+    for (const std::string& group : groups_.groups(scope)) {
+      for (const ActorCell& member : groups_.members_scoped(scope, group)) {
+        observe::Event e;
+        e.kind = observe::EventKind::group_joined;
+        e.actor = member.id();
+        e.name = group;
+        e.text = scope;
+        send(e);
+      }
+    }
+  }
+  for (const Timers::Active& t : timers_.active()) {
+    observe::Event e;
+    e.kind = observe::EventKind::timer_started;
+    e.actor = t.target;
+    e.trace = t.id;
+    e.name = t.kind;
+    e.period = t.period;
+    e.scheduled = t.next;
     send(e);
   }
 }

@@ -441,6 +441,52 @@ class TestObserve : public QObject {
     QCOMPARE(state.actor(spawned->actor)->exit_kind, std::optional<as::ExitKind>(as::ExitKind::failed));
   }
 
+  void groups_and_timers_are_observed_as_they_change_and_in_the_present() {
+    auto sys = make_system();
+    Probe probe;
+    auto member = sys->spawn<Counter>(Counter{.probe = &probe, .until = 3}, {}).value();
+    auto other = sys->spawn<Boss>({}).value();
+    sys->groups().join("workers", {member, other});
+    as::TimerHandle idle = other.send_after(1h, [] { return 0; });
+    obs::EventCollector collector;  // attached now: the membership and the timer are the present
+    sys->attach(collector);
+    QVERIFY(sys->groups().join_scoped("web", "front", member) == 1);
+    as::TimerHandle ticks = member.send_interval(10ms, [] { return 1; });
+    QVERIFY(member.wait(kTimeout));  // three ticks, then it stops (and leaves its groups)
+    QVERIFY(idle.cancel());
+    sys->shutdown();
+    const auto ev = drain_all(collector);
+
+    auto count = [&](obs::EventKind k, as::ActorId a, std::string_view name) {
+      return std::count_if(ev.begin(), ev.end(), [&](const obs::Event& e) {
+        return e.kind == k && e.actor == a && (name.empty() || e.name == name);
+      });
+    };
+    QCOMPARE(count(obs::EventKind::group_joined, member.id(), "workers"), 1);  // from the present
+    QCOMPARE(count(obs::EventKind::group_joined, member.id(), "front"), 1);
+    QCOMPARE(count(obs::EventKind::group_left, member.id(), ""), 2);  // both, when it stopped
+    QCOMPARE(count(obs::EventKind::timer_started, other.id(), "after"), 1);
+    QCOMPARE(count(obs::EventKind::timer_cancelled, other.id(), "after"), 1);
+    QCOMPARE(count(obs::EventKind::timer_started, member.id(), "interval"), 1);
+    QVERIFY(count(obs::EventKind::timer_fired, member.id(), "interval") >= 3);
+    for (const auto& e : ev) {
+      if (e.kind == obs::EventKind::timer_fired) {
+        QVERIFY(e.time >= e.scheduled);  // never early
+        if (is_manual(*sys)) QCOMPARE(e.time, e.scheduled);  // and exact on the virtual clock
+      }
+      if (e.kind == obs::EventKind::timer_started && e.actor == member.id()) QCOMPARE(e.period, as::Duration(10ms));
+    }
+    // The interval ended with its target.
+    QCOMPARE(count(obs::EventKind::timer_cancelled, member.id(), "interval"), 1);
+
+    obs::SystemState state;
+    for (const auto& e : ev) state.apply(e);
+    QVERIFY(state.timers().empty());
+    QVERIFY(state.groups_of(member.id()).empty());
+    QCOMPARE(state.groups_of(other.id()).size(), 0u);  // the system shut down: everyone left
+    (void)ticks;
+  }
+
   void folding_a_live_stream_rebuilds_the_tree_statuses_names_failures_and_counters() {
     auto sys = make_system();
     obs::EventCollector collector({.interest = {.messages = true}});

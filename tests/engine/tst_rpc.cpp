@@ -1,5 +1,5 @@
 // RPC on every runtime: call and its three outcomes, from outside (blocking) and from a coroutine
-// handler (co_await), and the reply port's deadline.
+// handler (co_await), the reply port's deadline, multi_call and call_and_forward.
 #include "engine_test.hpp"
 
 using namespace engine_test;
@@ -70,6 +70,49 @@ struct BlockingClient {
       probe->record("refused");
     }
   }
+};
+
+// Calls through its own Context, as API-SKETCH.md reads.
+struct ContextClient {
+  using Message = as::ActorRef<CounterMsg>;
+  Probe* probe = nullptr;
+  as::Task<> handle(as::Context<ContextClient>& ctx, as::ActorRef<CounterMsg> counter, std::monostate&) {
+    as::CallResult<int> total = co_await ctx.call(counter, as::rpc<Get>, 5s);
+    probe->record(total ? "total = " + std::to_string(*total) : "failed: " + total.error());
+  }
+};
+
+using Counters = std::vector<as::ActorRef<CounterMsg>>;
+
+// Asks several counters at once from a coroutine handler.
+struct Poller {
+  using Message = Counters;
+  Probe* probe = nullptr;
+  as::Task<> handle(as::Context<Poller>&, Counters counters, std::monostate&) {
+    std::vector<as::CallResult<int>> results = co_await as::multi_call(counters, as::rpc<Get>, 5s);
+    std::string line = "polled";
+    for (const auto& r : results) line += r ? " " + std::to_string(*r) : " error";
+    probe->record(line);
+  }
+};
+
+struct BlockingPoller {
+  using Message = Counters;
+  Probe* probe = nullptr;
+  void handle(as::Context<BlockingPoller>&, Counters counters, std::monostate&) {
+    try {
+      (void)as::multi_call(counters, as::rpc<Get>, 1s).get();
+      probe->record("blocked");
+    } catch (const as::BlockingWaitError&) {
+      probe->record("refused");
+    }
+  }
+};
+
+struct Sink {
+  using Message = std::string;
+  Probe* probe = nullptr;
+  void handle(as::Context<Sink>&, std::string s, std::monostate&) { probe->record(s); }
 };
 
 }  // namespace
@@ -172,6 +215,112 @@ class TestRpc : public QObject {
     QVERIFY(client.cast(c));
     QVERIFY(probe.wait_for(*sys, "refused"));
     QVERIFY(!probe.contains("blocked"));
+  }
+
+  void a_handler_calls_through_its_context_and_awaits_the_reply() {
+    Probe probe;
+    auto sys = make_system();
+    auto c = sys->spawn<Counter>({}, 7).value();
+    auto client = sys->spawn(ContextClient{.probe = &probe}, {}).value();
+    QVERIFY(client.cast(c));
+    QVERIFY(probe.wait_for(*sys, "total = 7"));
+  }
+
+  void multi_call_keeps_the_order_of_its_targets() {
+    auto sys = make_system();
+    Counters counters;
+    for (int i = 0; i < 5; ++i) counters.push_back(sys->spawn<Counter>({}, 50 - 10 * i).value());
+    std::vector<as::CallResult<int>> results = as::multi_call(counters, as::rpc<Get>, kTimeout).get();
+    QCOMPARE(results.size(), std::size_t{5});
+    for (int i = 0; i < 5; ++i) QCOMPARE(results[static_cast<std::size_t>(i)].value(), 50 - 10 * i);
+    QVERIFY(as::multi_call(Counters{}, as::rpc<Get>).get().empty());
+  }
+
+  void multi_call_times_out_on_every_slow_target() {
+    Probe probe;
+    Gate gate;
+    auto sys = make_system();
+    Counters counters;
+    for (int i = 0; i < 3; ++i) counters.push_back(sys->spawn(Counter{.probe = &probe}, {}, i).value());
+    auto results =
+        as::multi_call(counters, [&](as::Reply<int> reply) { return SlowGet{&gate, std::move(reply)}; }, 30ms).get();
+    QCOMPARE(results.size(), std::size_t{3});
+    for (const auto& r : results) QVERIFY2(r.is_timeout(), r.error().c_str());
+    gate.open();
+    QVERIFY(probe.wait_count(*sys, "late reply refused", 3));
+  }
+
+  void multi_call_gives_a_sender_error_for_a_stopped_member_only() {
+    auto sys = make_system();
+    Counters counters;
+    for (int i = 0; i < 3; ++i) counters.push_back(sys->spawn<Counter>({}, i + 1).value());
+    QVERIFY(counters[1].stop_and_wait(kTimeout));
+    auto results = as::multi_call(counters, as::rpc<Get>, kTimeout).get();
+    QCOMPARE(results[0].value(), 1);
+    QVERIFY(results[1].is_sender_error());
+    QVERIFY2(results[1].error().find("stopped") != std::string::npos, results[1].error().c_str());
+    QCOMPARE(results[2].value(), 3);
+    QVERIFY_THROWS_EXCEPTION(as::CallError, (void)as::multi_call(Counters{as::ActorRef<CounterMsg>()}, as::rpc<Get>));
+  }
+
+  void a_coroutine_handler_awaits_a_multi_call() {
+    Probe probe;
+    auto sys = make_system();
+    Counters counters{sys->spawn<Counter>({}, 4).value(), sys->spawn<Counter>({}, 2).value()};
+    QVERIFY(counters[1].stop_and_wait(kTimeout));
+    counters.push_back(sys->spawn<Counter>({}, 9).value());
+    auto poller = sys->spawn(Poller{.probe = &probe}, {}).value();
+    QVERIFY(poller.cast(counters));
+    QVERIFY(probe.wait_for(*sys, "polled 4 error 9"));
+  }
+
+  void a_blocking_multi_call_inside_an_actor_is_refused() {
+    Probe probe;
+    auto sys = make_system();
+    auto poller = sys->spawn(BlockingPoller{.probe = &probe}, {}).value();
+    QVERIFY(poller.cast(Counters{}));  // refused even when there is nothing to wait for
+    QVERIFY(probe.wait_for(*sys, "refused"));
+    QVERIFY(!probe.contains("blocked"));
+  }
+
+  void call_and_forward_delivers_the_mapped_reply() {
+    Probe probe;
+    auto sys = make_system();
+    auto c = sys->spawn<Counter>({}, 10).value();
+    auto sink = sys->spawn(Sink{.probe = &probe}, {}).value();
+    QVERIFY(c.cast(Add{5}));
+    as::JoinHandle<as::ForwardResult> h =
+        as::call_and_forward(c, as::rpc<Get>, sink, [](int total) { return "total=" + std::to_string(total); }, kTimeout);
+    QVERIFY(probe.wait_for(*sys, "total=15"));
+    QVERIFY(h.wait(kTimeout));
+    QCOMPARE(h.result()->status, as::ForwardStatus::forwarded);
+    QVERIFY(static_cast<bool>(*h.result()));
+  }
+
+  void call_and_forward_forwards_nothing_when_the_call_fails() {
+    Probe probe;
+    Gate gate;
+    auto sys = make_system();
+    auto sink = sys->spawn(Sink{.probe = &probe}, {}).value();
+    auto map = [](int total) { return "total=" + std::to_string(total); };
+
+    auto dead = sys->spawn<Counter>({}, 1).value();
+    QVERIFY(dead.stop_and_wait(kTimeout));
+    auto h1 = as::call_and_forward(dead, as::rpc<Get>, sink, map, kTimeout);
+    QVERIFY(h1.wait(kTimeout));
+    QCOMPARE(h1.result()->status, as::ForwardStatus::sender_error);
+
+    auto slow = sys->spawn(Counter{.probe = &probe}, {}, 2).value();
+    auto h2 = as::call_and_forward(
+        slow, [&](as::Reply<int> reply) { return SlowGet{&gate, std::move(reply)}; }, sink, map, 20ms);
+    QVERIFY(h2.wait(kTimeout));
+    QCOMPARE(h2.result()->status, as::ForwardStatus::timeout);
+    gate.open();
+    QVERIFY(probe.wait_for(*sys, "late reply refused"));
+
+    QVERIFY(sink.cast(std::string("marker")));
+    QVERIFY(probe.wait_for(*sys, "marker"));
+    QCOMPARE(probe.count("total=1") + probe.count("total=2"), std::size_t{0});
   }
 };
 

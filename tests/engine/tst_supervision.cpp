@@ -161,6 +161,7 @@ class TestSupervision : public QObject {
     child.stop("bye");
     QVERIFY(probe.wait_for(*sys, "failed kid: boom in post_stop"));
     QVERIFY(!probe.contains("terminated kid: bye"));
+    QVERIFY(child.wait(kTimeout));  // the supervisor is told before the child's exit is published
     QCOMPARE(child.exit()->kind, as::ExitKind::failed);
   }
 

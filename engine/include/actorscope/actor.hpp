@@ -127,6 +127,29 @@ class Context {
   /// orderly subtree shutdown in which every child's post_stop runs.
   Task<bool> stop_children_and_wait(Duration timeout = no_timeout, std::string reason = {}) const;
 
+  // -- timers aimed at this actor (see ActorRef and ActorCell); each returns a handle that cancels it --
+  /// ctx.send_interval(250ms, [] { return Tick{}; }): the first Tick one period from now.
+  template <class F>
+  TimerHandle send_interval(Duration period, F make, MissedTick policy = MissedTick::burst) const {
+    return self().send_interval(period, std::move(make), policy);
+  }
+  template <class X>
+  TimerHandle send_after(Duration delay, X&& message_or_make) const {
+    return self().send_after(delay, std::forward<X>(message_or_make));
+  }
+  TimerHandle exit_after(Duration delay) const { return cell().exit_after(delay); }
+  TimerHandle kill_after(Duration delay) const { return cell().kill_after(delay); }
+
+  // -- monitors: this actor gets ActorDown when `target` exits --
+  bool monitor(const ActorCell& target) const { return cell().monitor(target); }
+  bool unmonitor(const ActorCell& target) const { return cell().unmonitor(target); }
+
+  /// co_await ctx.call(counter, as::rpc<Get>, 100ms): the same as target.call(...), read from here.
+  template <class N, class B>
+  PendingCall<detail::reply_type_t<B>> call(const ActorRef<N>& target, B&& builder, Duration timeout = no_timeout) const {
+    return target.call(std::forward<B>(builder), timeout);
+  }
+
   /// Writes a line through the System's log sink: ctx.log("total = {}", total).
   template <class... Args>
   void log(std::string_view fmt, const Args&... args) const;

@@ -1,6 +1,7 @@
 // ActorCell: the untyped handle to an actor. Cheap to copy; equal when it is the same actor,
 // hashed by ActorId.
-// Everything that does not need the message type lives here (stop, kill, wait, links, children).
+// Everything that does not need the message type lives here (stop, kill, wait, links, children,
+// monitors, exit and kill timers).
 #pragma once
 
 #include <actorscope/actor_id.hpp>
@@ -11,6 +12,7 @@
 #include <actorscope/join_handle.hpp>
 #include <actorscope/ref_counted.hpp>
 #include <actorscope/runtime.hpp>
+#include <actorscope/timer.hpp>
 
 #include <optional>
 #include <string>
@@ -92,6 +94,25 @@ class ActorCell {
   /// stop_children(), then waits for all of them. Blocking: only outside actors.
   bool stop_children_and_wait(Duration timeout = no_timeout, std::string reason = {}) const;
 
+  // -- monitors (any thread) --
+  /// Makes this actor a monitor of `target`: when `target` exits, this actor gets an ActorDown
+  /// supervision event with how it ended (at once if it already has). Any number of actors may
+  /// monitor one, in addition to its supervisor; monitoring twice is the same as once. False if this
+  /// actor already monitored `target`, or is itself stopping. Throws MonitorError for an empty
+  /// handle, the actor itself, or an actor of another System.
+  bool monitor(const ActorCell& target) const;
+  /// Stops monitoring `target`. False if it was not monitoring it; an ActorDown already sent is
+  /// still delivered.
+  bool unmonitor(const ActorCell& target) const;
+  /// The actors monitoring this one.
+  std::vector<ActorCell> monitors() const;
+
+  // -- timers (any thread); each returns a handle that cancels it --
+  /// Stops the actor gracefully after `delay`, with the reason "exit after N ms".
+  TimerHandle exit_after(Duration delay) const;
+  /// Kills the actor after `delay`, even one stuck in a long coroutine handler.
+  TimerHandle kill_after(Duration delay) const;
+
   /// A typed reference, if the actor's message type is M.
   template <class M>
   std::optional<ActorRef<M>> as() const;
@@ -103,6 +124,9 @@ class ActorCell {
 
  protected:
   Ref<detail::CellCore> cell_;
+
+ private:
+  detail::CellCore& monitor_peer(const ActorCell& target, std::string_view operation) const;
 };
 
 }  // namespace actorscope

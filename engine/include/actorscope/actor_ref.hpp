@@ -1,17 +1,26 @@
-// ActorRef<M>: the typed handle to an actor whose message type is M. It adds cast and call to
-// everything ActorCell does; a failed cast hands the message back inside the error.
+// ActorRef<M>: the typed handle to an actor whose message type is M. It adds cast, call and the
+// message timers to everything ActorCell does; a failed cast hands the message back inside the error.
 #pragma once
 
 #include <actorscope/actor_cell.hpp>
+#include <actorscope/detail/message_timer.hpp>
 #include <actorscope/detail/type_info.hpp>
 #include <actorscope/detail/typed_cell.hpp>
 #include <actorscope/reply.hpp>
 
 #include <concepts>
 #include <optional>
+#include <string>
+#include <type_traits>
 #include <utility>
 
 namespace actorscope {
+
+namespace detail {
+/// A function that builds a message of type M.
+template <class F, class M>
+concept message_builder = std::invocable<F&> && std::constructible_from<M, std::invoke_result_t<F&>>;
+}  // namespace detail
 
 template <class M>
 class ActorRef : public ActorCell {
@@ -50,7 +59,45 @@ class ActorRef : public ActorCell {
     return call(std::forward<B>(builder), std::chrono::duration_cast<Duration>(timeout));
   }
 
+  /// Sends `make()` every `period`, the first one period from now, at absolute deadlines
+  /// start + k·period (handling time never shifts them; `policy` says what happens to deadlines
+  /// missed under load). `make` runs on a runtime thread, not the actor's: it must not touch the
+  /// actor's state. The timer ends when cancelled or when the actor stops taking messages.
+  /// @thread any
+  template <detail::message_builder<M> F>
+  TimerHandle send_interval(Duration period, F make, MissedTick policy = MissedTick::burst) const {
+    if (period <= Duration::zero())
+      throw TimerError("send_interval: the period must be positive (got " +
+                       std::to_string(std::chrono::duration_cast<std::chrono::microseconds>(period).count()) +
+                       " us); use send_after for a single message");
+    return start_message_timer(detail::TimerCore::Kind::interval, period, policy, std::move(make), "send_interval");
+  }
+
+  /// Sends one message after `delay`: either `message` itself, or `make()` if given a function.
+  /// @thread any
+  template <class X>
+    requires detail::message_builder<std::decay_t<X>, M> || std::constructible_from<M, X&&>
+  TimerHandle send_after(Duration delay, X&& message_or_make) const {
+    if constexpr (detail::message_builder<std::decay_t<X>, M>) {
+      return start_message_timer(detail::TimerCore::Kind::once, delay, MissedTick::burst,
+                                 std::forward<X>(message_or_make), "send_after");
+    } else {
+      return start_message_timer(detail::TimerCore::Kind::once, delay, MissedTick::burst,
+                                 [m = M(std::forward<X>(message_or_make))]() mutable { return std::move(m); },
+                                 "send_after");
+    }
+  }
+
  private:
+  template <class F>
+  TimerHandle start_message_timer(detail::TimerCore::Kind kind, Duration period, MissedTick policy, F&& make,
+                                  std::string_view operation) const {
+    if (!cell_) throw TimerError(std::string(operation) + ": the actor handle is empty; pass a handle returned by spawn");
+    using Fn = std::decay_t<F>;
+    return TimerHandle(detail::start_timer(
+        make_ref<detail::MessageTimer<M, Fn>>(kind, cell_, period, policy, Fn(std::forward<F>(make)))));
+  }
+
   detail::TypedCell<M>& typed() const noexcept { return static_cast<detail::TypedCell<M>&>(*cell_); }
 };
 

@@ -16,9 +16,13 @@
 #include <actorscope/observe/event_collector.hpp>
 #include <actorscope/observe/stats_poller.hpp>
 #include <actorscope/observe/system_state.hpp>
+#include <actorscope/output_port.hpp>
+#include <actorscope/process_groups.hpp>
 #include <actorscope/reply.hpp>
+#include <actorscope/rpc.hpp>
 #include <actorscope/runtime.hpp>
 #include <actorscope/sleep.hpp>
 #include <actorscope/supervision_event.hpp>
 #include <actorscope/system.hpp>
 #include <actorscope/task.hpp>
+#include <actorscope/timer.hpp>

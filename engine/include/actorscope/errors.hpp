@@ -90,3 +90,35 @@ class LinkError {
 };
 
 }  // namespace actorscope
+
+// -- the actor toolbox: process groups, timers, monitors, output ports --
+
+namespace actorscope {
+
+/// A process-group call got something it cannot use: an empty actor handle, an actor of another
+/// System, or an empty group or scope name.
+class ProcessGroupError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+/// A timer was asked for something it cannot do: an empty target handle, or a period that is not
+/// positive.
+class TimerError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+/// A monitor was asked for with an empty handle, for the actor itself, or across Systems.
+class MonitorError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+/// An output port was given an empty subscriber handle.
+class OutputPortError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+}  // namespace actorscope

@@ -1,4 +1,5 @@
-// Supervision events: what a supervisor (and, later, a monitor) hears about the actors it watches.
+// Supervision events: what a supervisor, a monitor or a process-group monitor hears about the actors
+// it watches.
 #pragma once
 
 #include <actorscope/actor_cell.hpp>
@@ -84,7 +85,15 @@ struct ProcessGroupChanged {
   std::vector<ActorCell> members;
 };
 
-class SupervisionEvent : public std::variant<ActorStarted, ActorTerminated, ActorFailed, ProcessGroupChanged> {
+/// A monitored actor has exited (delivered to its monitors, not to its supervisor): how it ended and
+/// why, without its state. A monitor of an actor that had already exited gets this at once.
+struct ActorDown {
+  ActorCell actor;
+  ActorExit exit;
+};
+
+class SupervisionEvent
+    : public std::variant<ActorStarted, ActorTerminated, ActorFailed, ProcessGroupChanged, ActorDown> {
  public:
   using variant::variant;
 

@@ -11,6 +11,7 @@
 #include <actorscope/join_handle.hpp>
 #include <actorscope/log.hpp>
 #include <actorscope/observe/observer.hpp>
+#include <actorscope/process_groups.hpp>
 #include <actorscope/runtime.hpp>
 
 #include <chrono>
@@ -94,6 +95,11 @@ class System {
   std::vector<ActorCell> actors() const;
   std::size_t actor_count() const;
   std::size_t task_count() const;
+
+  /// The process groups of this System (Erlang pg): join, leave, list, monitor.
+  ProcessGroups& groups() const noexcept { return core_->groups(); }
+  /// Timers (send_interval, send_after, exit_after, kill_after) that have not ended yet.
+  std::size_t timer_count() const { return core_->timers().active_count(); }
 
   /// Refuses new spawns, stops every root actor gracefully (their subtrees are killed as they
   /// exit) and aborts tasks; after half of `timeout`, kills what is left; then stops the runtime.

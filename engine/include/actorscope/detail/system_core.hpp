@@ -1,5 +1,5 @@
 // SystemCore: the state one System owns and every cell shares: the runtime, the name registry,
-// the supervision tree and the list of live cells. No hidden singletons: a fresh System is a
+// the supervision tree, the list of live cells, and the toolbox (process groups, monitors, timers). No hidden singletons: a fresh System is a
 // fresh world, which is what tests rely on.
 #pragma once
 
@@ -9,6 +9,12 @@
 #include <actorscope/expected.hpp>
 #include <actorscope/log.hpp>
 #include <actorscope/observe/observer.hpp>
+#include <actorscope/detail/monitors.hpp>
+#include <actorscope/detail/timers.hpp>
+#include <actorscope/errors.hpp>
+#include <actorscope/expected.hpp>
+#include <actorscope/log.hpp>
+#include <actorscope/process_groups.hpp>
 #include <actorscope/ref_counted.hpp>
 #include <actorscope/runtime.hpp>
 
@@ -101,8 +107,9 @@ class SystemCore {
   /// Stamps the sequence number (and the time, if unset) and hands the event to every observer.
   /// @thread any
   void emit_event(observe::Event& event) noexcept;
-  /// Attaches an observer: it first receives the present (runtime_info, then a spawned, started,
-  /// linked and name_registered for every live actor), then everything as it happens.
+  /// Attaches an observer: it first receives the present (runtime_info, a spawned and started for
+  /// every live actor, its names, group memberships and running timers), then everything as it
+  /// happens.
   void attach(observe::Observer& observer);
   /// After it returns, the observer is never called again. False if it was not attached.
   bool detach(observe::Observer& observer) noexcept;
@@ -113,9 +120,17 @@ class SystemCore {
   void add_poller(observe::StatsPoller& poller);
   void remove_poller(observe::StatsPoller& poller) noexcept;
 
+  // -- the toolbox (any thread) --
+  ProcessGroups& groups() noexcept { return groups_; }
+  Monitors& monitors() noexcept { return monitors_; }
+  Timers& timers() noexcept { return timers_; }
+
   // -- called by cells --
-  void on_stopping(CellCore& cell) noexcept;  // first move to stopping: frees the name
+  void on_stopping(CellCore& cell) noexcept;  // first move to stopping: frees the name, leaves groups
   void on_final_stats(const CellCore& cell) noexcept;  // an actor's counters are final: pollers keep them
+  /// The cell's status is stopped and its exit is decided: tells its monitors and ends the timers
+  /// aimed at it. Called once per cell, before it leaves the live list.
+  void before_exit(CellCore& cell, const ActorExit& exit) noexcept;
   std::vector<Ref<CellCore>> detach_children(CellCore& parent) noexcept;
   Ref<CellCore> take_parent(CellCore& child) noexcept;
   void cell_exited(CellCore& cell) noexcept;
@@ -167,6 +182,10 @@ class SystemCore {
   mutable std::mutex pollers_m_;
   std::vector<observe::StatsPoller*> pollers_;
   std::atomic<bool> has_pollers_{false};
+  // The toolbox. Each has its own lock, taken with no other engine lock held (see ARCHITECTURE.md).
+  ProcessGroups groups_{*this};
+  Monitors monitors_;
+  Timers timers_{*this};
 };
 
 }  // namespace actorscope::detail
