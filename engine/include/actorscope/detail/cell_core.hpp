@@ -14,6 +14,7 @@
 
 #include <atomic>
 #include <coroutine>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -157,6 +158,7 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   // The scheduling state: at most one drain is in flight, and only the producer that moves the
   // cell out of idle (or suspended, for urgent work) schedules it.
   static constexpr std::uint8_t kIdle = 0, kScheduled = 1, kSuspended = 2, kTerminated = 3;
+  static constexpr std::size_t kCacheLine = 64;
 
   DrainEnd drain() noexcept;
   void schedule_drain(Urgency u) noexcept;
@@ -213,6 +215,12 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   std::uint32_t budget_;
   CellKind kind_;
 
+  // Senders on other threads write the next group once per message (the inbox CAS, received_);
+  // the drain writes its own fields below once per message. A cache line of padding on each
+  // side keeps them from sharing a line whatever the cell's alignment: false sharing cost a
+  // cross-core transfer of the line per message, in both directions.
+  std::byte shared_begin_[kCacheLine];
+
   // -- cross-thread state --
   std::atomic<std::uint8_t> status_{static_cast<std::uint8_t>(ActorStatus::unstarted)};
   std::atomic<std::uint8_t> sched_{kScheduled};  // the spawner owns the first drain
@@ -222,10 +230,12 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   Inbox wakes_;
   Inbox supervision_;
   Inbox messages_{&drain_marker_};
+  std::atomic<std::uint64_t> received_{0};  // statistics: by any sender
 
-  // -- statistics: received_ by any sender, the rest by the owner (relaxed stores) --
-  std::atomic<std::uint64_t> received_{0};
-  std::atomic<std::uint64_t> received_own_{0};  // sent to itself (push_own_message): owner only
+  std::byte shared_end_[kCacheLine];
+
+  // -- statistics: by the owner (relaxed stores) --
+  std::atomic<std::uint64_t> received_own_{0};  // sent to itself (push_own_message)
   std::atomic<std::uint64_t> handled_{0};
   std::atomic<std::uint64_t> sent_{0};
   std::atomic<std::uint64_t> supervision_handled_{0};
