@@ -224,6 +224,7 @@ int run_bench(std::vector<std::string> args) {
   options.quick = a.flag("quick");
   if (auto s = a.integer("samples", 1, 10000)) options.samples = static_cast<unsigned>(*s);
   if (auto w = a.integer("warm-up-ms", 0, 600000)) options.warm_up = std::chrono::milliseconds(*w);
+  if (auto sp = a.integer("idle-spin-us", 0, 1000000)) options.idle_spin = std::chrono::microseconds(*sp);
   const std::optional<std::string> json_path = a.value("json");
   const std::optional<std::string> history_path = a.value("history");
   const bool no_history = a.flag("no-history");

@@ -25,7 +25,8 @@ constexpr Command kCommands[] = {
      run_runtimes},
     {"bench", "run the benchmark suite on each runtime, side by side",
      "usage: actorscope bench [--runtime asio,qt] [--threads N] [--filter REGEX] [--quick] [--samples N]\n"
-     "                        [--warm-up-ms N] [--json FILE] [--history FILE | --no-history] [--list]\n"
+     "                        [--warm-up-ms N] [--idle-spin-us N] [--json FILE]\n"
+     "                        [--history FILE | --no-history] [--list]\n"
      "\n"
      "Runs the benchmark suite (ractor's five core benchmarks, their fully quiescent variants, messaging,\n"
      "lifecycle, timers and memory) on each runtime, and prints one table per benchmark with the runtimes\n"
@@ -39,6 +40,8 @@ constexpr Command kCommands[] = {
      "  --quick          fewer samples and a short warm-up: a full run stays under 2 minutes\n"
      "  --samples N      samples per benchmark (default: each benchmark's own, 3 to 30)\n"
      "  --warm-up-ms N   warm-up time per benchmark in ms; 0 skips it (default: each benchmark's own)\n"
+     "  --idle-spin-us N let idle runtime threads and blocked waits spin N us before sleeping\n"
+     "                   (RuntimeOptions::idle_spin; default 0)\n"
      "  --json FILE      also write the results as a JSON document (format in docs/PERFORMANCE.md)\n"
      "  --history FILE   the history file to append to\n"
      "                   (default: $XDG_DATA_HOME/actorscope/bench-history.db,\n"

@@ -33,6 +33,7 @@ CREATE TABLE IF NOT EXISTS runs (
   filter        TEXT NOT NULL,
   runtimes      TEXT NOT NULL,
   samples       INTEGER NOT NULL,
+  idle_spin_us  INTEGER NOT NULL,
   cancelled     INTEGER NOT NULL,
   cpu_model     TEXT NOT NULL,
   cores         INTEGER NOT NULL,
@@ -201,8 +202,8 @@ std::int64_t HistoryStore::record(const RunReport& report) {
     for (const auto& r : report.options.runtimes) runtimes += (runtimes.empty() ? "" : ",") + r;
     Statement run(db_,
                   "INSERT INTO runs (started_at, seconds, git_revision, quick, threads, filter, runtimes, samples, "
-                  "cancelled, cpu_model, cores, os, compiler, build_type, hostname) "
-                  "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+                  "cancelled, cpu_model, cores, os, compiler, build_type, hostname, idle_spin_us) "
+                  "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
                   path_);
     run.bind(1, report.started_at)
         .bind(2, report.seconds)
@@ -218,7 +219,8 @@ std::int64_t HistoryStore::record(const RunReport& report) {
         .bind(12, report.machine.os)
         .bind(13, report.machine.compiler)
         .bind(14, report.machine.build_type)
-        .bind(15, report.machine.hostname);
+        .bind(15, report.machine.hostname)
+        .bind(16, std::int64_t{report.options.idle_spin.count()});
     run.step(path_);
     const std::int64_t run_id = sqlite3_last_insert_rowid(db_);
 

@@ -72,6 +72,8 @@ Runner::Runner(RunOptions options) : options_(std::move(options)) {
         options_.runtimes.begin() + static_cast<std::ptrdiff_t>(i))
       throw RunOptionsError("the runtime \"" + name + "\" is named twice");
   }
+  if (options_.idle_spin < std::chrono::microseconds(0) || options_.idle_spin > std::chrono::seconds(1))
+    throw RunOptionsError("the idle spin must be from 0 to 1,000,000 us");
   if (options_.threads > 1024)
     throw RunOptionsError("at most 1024 threads per runtime, not " + std::to_string(options_.threads));
 
@@ -131,7 +133,10 @@ RunReport Runner::run() {
       // application's thread.
       std::unique_ptr<System> system;
       try {
-        system = std::make_unique<System>(make_runtime(runtime, {.threads = options_.threads}));
+        RuntimeOptions ro;
+        ro.threads = options_.threads;
+        ro.idle_spin = options_.idle_spin;
+        system = std::make_unique<System>(make_runtime(runtime, ro));
         r.threads = system->runtime().thread_count();
       } catch (const std::exception& e) {
         r.error = std::string("could not start the runtime: ") + e.what();

@@ -89,6 +89,13 @@ struct RuntimeOptions {
     inherit,  ///< whatever Qt gives a new thread: GLib's, unless QT_NO_GLIB is set
   };
   QtDispatcher qt_worker_dispatcher = QtDispatcher::own;
+
+  /// How long an idle worker thread, or a thread blocked in a wait (JoinHandle::wait,
+  /// call(...).get(), ...), keeps looking for work before it goes to sleep. Waking a sleeping
+  /// thread costs 1 to 50 µs and more on virtual machines; spinning burns processor time while
+  /// idle, and on a machine whose cores are all busy it slows everything down (PERFORMANCE.md has
+  /// measurements both ways). Zero, the default, sleeps at once.
+  Duration idle_spin = Duration::zero();
 };
 
 class Runtime {
@@ -136,6 +143,9 @@ class Runtime {
   }
   /// Wakes a drive_until in progress so that it looks at its condition again. @thread any
   virtual void wake_driver() noexcept {}
+
+  /// RuntimeOptions::idle_spin as this runtime applies it (zero for the manual runtime).
+  virtual Duration idle_spin() const noexcept { return Duration::zero(); }
 
   /// Stops the threads. Work that has not run is discarded. Idempotent. The System calls it
   /// after every actor has stopped.

@@ -1,6 +1,8 @@
 // The Qt backend: a Host QObject per thread receives drains and timer requests as events.
 #include <actorscope/qt_runtime.hpp>
 
+#include <actorscope/detail/spin_wait.hpp>
+
 #include <QAbstractEventDispatcher>
 #include <QCoreApplication>
 #include <QEvent>
@@ -101,8 +103,15 @@ class Host final : public QObject {
   /// dispatch began, so a handler that runs a nested event loop (a QDialog::exec, a QEventLoop) would
   /// leave the drains already queued behind it undelivered. Before the thread blocks, if any of ours
   /// are still outstanding, wake the dispatcher: the nested loop then delivers them.
-  void keep_nested_loops_fed(QAbstractEventDispatcher* dispatcher) {
-    QObject::connect(dispatcher, &QAbstractEventDispatcher::aboutToBlock, this, [this, dispatcher] {
+  ///
+  /// On a worker thread, first look for our events for up to `spin` before the thread sleeps:
+  /// waking a sleeping thread costs far more than a short spin (bench-reference.md). Not on the
+  /// GUI thread, whose other events must not wait. (Qt's GLib dispatcher announces aboutToBlock
+  /// before every wait-capable iteration, so the spin is bounded and skipped when ours are queued.)
+  void keep_nested_loops_fed(QAbstractEventDispatcher* dispatcher, Duration spin) {
+    QObject::connect(dispatcher, &QAbstractEventDispatcher::aboutToBlock, this, [this, dispatcher, spin] {
+      if (!gui_ && spin > Duration::zero() && in_flight_.load(std::memory_order_acquire) == 0)
+        (void)detail::spin_until([this] { return in_flight_.load(std::memory_order_acquire) > 0; }, spin);
       if (in_flight_.load(std::memory_order_acquire) > 0) dispatcher->wakeUp();
     }, Qt::DirectConnection);
   }
@@ -216,13 +225,14 @@ class Host final : public QObject {
 
 class Worker final : public QThread {
  public:
-  Worker(const QtRuntime& rt, Host& host, std::latch& started) : rt_(rt), host_(host), started_(started) {}
+  Worker(const QtRuntime& rt, Host& host, std::latch& started, Duration spin)
+      : rt_(rt), host_(host), started_(started), spin_(spin) {}
 
  protected:
   void run() override {
     current_runtime = &rt_;
     detail::RuntimeThreadScope scope;
-    host_.keep_nested_loops_fed(eventDispatcher());
+    host_.keep_nested_loops_fed(eventDispatcher(), spin_);
     started_.count_down();
     exec();
     current_runtime = nullptr;
@@ -244,6 +254,7 @@ class Worker final : public QThread {
   const QtRuntime& rt_;
   Host& host_;
   std::latch& started_;
+  const Duration spin_;
 };
 
 class BlockingJob final : public QRunnable {
@@ -275,6 +286,7 @@ struct QtRuntime::Impl {
   std::atomic<std::uint32_t> next_host{0};
   std::atomic<TimerToken> next_timer{1};
   std::atomic<bool> accepting{true};
+  Duration idle_spin{};
   QThreadPool blocking;
 
   Host& host(std::uint32_t i) const noexcept { return *hosts[std::min<std::size_t>(i, hosts.size() - 1)]; }
@@ -312,6 +324,7 @@ QtRuntime::QtRuntime(const RuntimeOptions& options) : impl_(std::make_unique<Imp
   const unsigned n = options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   if (n > kHostMask) throw QtRuntimeError("the qt runtime supports at most 65535 worker threads");
   impl_->worker_count = n;
+  impl_->idle_spin = std::max(options.idle_spin, Duration::zero());
   impl_->blocking.setMaxThreadCount(static_cast<int>(options.blocking_threads != 0 ? options.blocking_threads : 4));
 
   // Qt gives a thread the GLib dispatcher unless QT_NO_GLIB is set when the thread starts; making
@@ -333,7 +346,7 @@ QtRuntime::QtRuntime(const RuntimeOptions& options) : impl_(std::make_unique<Imp
   std::latch started(static_cast<std::ptrdiff_t>(n));
   for (unsigned i = 0; i < n; ++i) {
     auto host = std::make_unique<Host>(*this, false);
-    auto worker = std::make_unique<Worker>(*this, *host, started);
+    auto worker = std::make_unique<Worker>(*this, *host, started, impl_->idle_spin);
     worker->setObjectName(QStringLiteral("actorscope-qt-%1").arg(i));
     host->moveToThread(worker.get());
     impl_->host_threads.push_back(worker.get());
@@ -343,7 +356,7 @@ QtRuntime::QtRuntime(const RuntimeOptions& options) : impl_(std::make_unique<Imp
   }
   impl_->hosts.push_back(std::make_unique<Host>(*this, true));  // the GUI host, on this thread
   impl_->host_threads.push_back(impl_->gui_thread);
-  if (impl_->gui_dispatcher != nullptr) impl_->hosts.back()->keep_nested_loops_fed(impl_->gui_dispatcher);
+  if (impl_->gui_dispatcher != nullptr) impl_->hosts.back()->keep_nested_loops_fed(impl_->gui_dispatcher, Duration::zero());
   started.wait();
   no_glib.reset();
 }
@@ -427,6 +440,8 @@ void QtRuntime::run_blocking(Runnable& work) noexcept {
 }
 
 bool QtRuntime::on_runtime_thread() const noexcept { return current_runtime == this; }
+
+Duration QtRuntime::idle_spin() const noexcept { return impl_->idle_spin; }
 
 bool QtRuntime::drives_waits() const noexcept { return QThread::currentThread() == impl_->gui_thread; }
 

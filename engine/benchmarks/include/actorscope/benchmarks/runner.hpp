@@ -39,6 +39,8 @@ struct RunOptions {
   unsigned samples = 0;
   /// Overrides each benchmark's warm-up time; zero disables the warm-up (smoke tests do).
   std::optional<std::chrono::milliseconds> warm_up;
+  /// RuntimeOptions::idle_spin of every runtime (zero: the runtimes' default, no spinning).
+  std::chrono::microseconds idle_spin{0};
 };
 
 /// What the runner is doing; reported between samples, never inside a timed region.
