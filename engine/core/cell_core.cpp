@@ -439,7 +439,7 @@ CellCore::DrainEnd CellCore::drain() noexcept {
       if (--budget == 0) {
         budget = budget_;
         if (!task_ && (!message_queue_.empty() || has_work())) {
-          runtime_.schedule(*this, placement_, Urgency::normal);  // fairness: let others run
+          runtime_.schedule(*this, placement_, Urgency::yielded);  // fairness: let others run
           return DrainEnd::yielded;
         }
       }
