@@ -18,9 +18,9 @@
 #include <climits>
 #include <cstdio>
 #include <latch>
-#include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace actorscope {
@@ -225,8 +225,8 @@ class Host final : public QObject {
 
 class Worker final : public QThread {
  public:
-  Worker(const QtRuntime& rt, Host& host, std::latch& started, Duration spin)
-      : rt_(rt), host_(host), started_(started), spin_(spin) {}
+  Worker(const QtRuntime& rt, Host& host, std::latch& started, Duration spin, const std::atomic<bool>& stops_posted)
+      : rt_(rt), host_(host), started_(started), spin_(spin), stops_posted_(stops_posted) {}
 
  protected:
   void run() override {
@@ -236,6 +236,11 @@ class Worker final : public QThread {
     started_.count_down();
     exec();
     current_runtime = nullptr;
+    // QCoreApplication::postEvent wakes the receiving thread's dispatcher after it has queued the
+    // event, so the thread that posted our StopEvent may still be inside wakeUp() when we leave
+    // exec(). Qt deletes this thread's dispatcher as soon as run() returns: wait until shutdown()
+    // has finished posting (ThreadSanitizer saw the eventfd written and closed at once).
+    stops_posted_.wait(false, std::memory_order_acquire);
     exited_.store(true, std::memory_order_release);
   }
 
@@ -255,6 +260,7 @@ class Worker final : public QThread {
   Host& host_;
   std::latch& started_;
   const Duration spin_;
+  const std::atomic<bool>& stops_posted_;
 };
 
 class BlockingJob final : public QRunnable {
@@ -286,6 +292,7 @@ struct QtRuntime::Impl {
   std::atomic<std::uint32_t> next_host{0};
   std::atomic<TimerToken> next_timer{1};
   std::atomic<bool> accepting{true};
+  std::atomic<bool> stops_posted{false};  // shutdown() has posted every worker its StopEvent
   Duration idle_spin{};
   QThreadPool blocking;
 
@@ -331,22 +338,25 @@ QtRuntime::QtRuntime(const RuntimeOptions& options) : impl_(std::make_unique<Imp
   // a QEventDispatcherUNIX ourselves would take private API. So the variable is set while the
   // workers start (each has made its dispatcher by the time it counts down `started`) and removed
   // again. A program that sets QT_NO_GLIB itself is left alone.
-  struct NoGlibWhileStarting {
-    explicit NoGlibWhileStarting(bool on) : on(on) {
-      if (on) qputenv("QT_NO_GLIB", "1");
+  class NoGlibWhileStarting {
+   public:
+    explicit NoGlibWhileStarting(bool on) : on_(on) {
+      if (on_) qputenv("QT_NO_GLIB", "1");
     }
-    ~NoGlibWhileStarting() {
-      if (on) qunsetenv("QT_NO_GLIB");
+    ~NoGlibWhileStarting() { end(); }
+    void end() {
+      if (std::exchange(on_, false)) qunsetenv("QT_NO_GLIB");
     }
-    const bool on;
+
+   private:
+    bool on_;
   };
-  std::optional<NoGlibWhileStarting> no_glib;
-  no_glib.emplace(options.qt_worker_dispatcher == RuntimeOptions::QtDispatcher::own &&
-                  !qEnvironmentVariableIsSet("QT_NO_GLIB"));
+  NoGlibWhileStarting no_glib(options.qt_worker_dispatcher == RuntimeOptions::QtDispatcher::own &&
+                              !qEnvironmentVariableIsSet("QT_NO_GLIB"));
   std::latch started(static_cast<std::ptrdiff_t>(n));
   for (unsigned i = 0; i < n; ++i) {
     auto host = std::make_unique<Host>(*this, false);
-    auto worker = std::make_unique<Worker>(*this, *host, started, impl_->idle_spin);
+    auto worker = std::make_unique<Worker>(*this, *host, started, impl_->idle_spin, impl_->stops_posted);
     worker->setObjectName(QStringLiteral("actorscope-qt-%1").arg(i));
     host->moveToThread(worker.get());
     impl_->host_threads.push_back(worker.get());
@@ -358,7 +368,7 @@ QtRuntime::QtRuntime(const RuntimeOptions& options) : impl_(std::make_unique<Imp
   impl_->host_threads.push_back(impl_->gui_thread);
   if (impl_->gui_dispatcher != nullptr) impl_->hosts.back()->keep_nested_loops_fed(impl_->gui_dispatcher, Duration::zero());
   started.wait();
-  no_glib.reset();
+  no_glib.end();
 }
 
 QtRuntime::~QtRuntime() {
@@ -469,6 +479,8 @@ void QtRuntime::shutdown() noexcept {
   // Each worker drops its timers and leaves its event loop; then the threads are joined.
   for (std::uint32_t i = 0; i < impl_->worker_count; ++i)
     impl_->hosts[i]->post(new StopEvent, Qt::HighEventPriority);
+  impl_->stops_posted.store(true, std::memory_order_release);
+  impl_->stops_posted.notify_all();
   for (auto& w : impl_->workers) w->join();
   // With their threads gone, deleting the worker hosts deletes (and so discards) what was still queued.
   for (std::uint32_t i = 0; i < impl_->worker_count; ++i) impl_->hosts[i].reset();
