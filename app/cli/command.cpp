@@ -18,6 +18,7 @@ const Command& scenarios_command();
 const Command& record_command();
 const Command& inspect_command();
 const Command& export_command();
+const Command& bench_command();
 
 namespace {
 
@@ -33,6 +34,7 @@ const std::vector<Command>& table() {
       record_command(),
       inspect_command(),
       export_command(),
+      bench_command(),
   };
   return list;
 }
@@ -74,7 +76,9 @@ int run_runtimes(std::vector<std::string> args) {
   return 0;
 }
 
-std::span<const Command> commands() { return table(); }
+std::span<const Command> commands() {
+  return table();
+}
 
 int dispatch(std::vector<std::string> argv) {
   if (argv.empty() || argv.front() == "--help" || argv.front() == "-h") {

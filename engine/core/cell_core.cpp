@@ -16,10 +16,18 @@ struct StopRequest {
 };
 
 namespace {
-// Marks a stop request as taken by the drain, so that later stops are ignored.
+// Marks a stop request as taken by the drain, so that later stops are ignored. (At namespace
+// scope: a function-local static would cost a guard check on every look at the stop lane.)
+StopRequest g_stop_taken;
 StopRequest* stop_taken() noexcept {
-  static StopRequest taken;
-  return &taken;
+  return &g_stop_taken;
+}
+// A stop without a reason, shared by every actor so that a plain ctx.stop() allocates nothing.
+// Never written: the drain reads its (empty) reason without moving from it.
+StopRequest g_plain_stop;
+
+void drop_stop(StopRequest* s) noexcept {
+  if (s != nullptr && s != &g_stop_taken && s != &g_plain_stop) delete s;
 }
 
 std::string demangled_current_type() {
@@ -91,14 +99,16 @@ ActorStats CellCore::stats() const noexcept {
   s.id = id_;
   s.status = status();
   s.handled = handled_.load(std::memory_order_relaxed);
-  s.received = std::max(received_.load(std::memory_order_relaxed), s.handled);
+  s.received = std::max(received(), s.handled);
   s.sent = sent_.load(std::memory_order_relaxed);
   s.supervision_handled = supervision_handled_.load(std::memory_order_relaxed);
   s.child_failures = child_failures_.load(std::memory_order_relaxed);
   s.mailbox_depth = s.status == ActorStatus::stopped ? 0 : s.received - s.handled;
   s.mailbox_max = std::max(mailbox_max_.load(std::memory_order_relaxed), s.mailbox_depth);
-  s.queue_time = observe::duration_from_ns(static_cast<std::int64_t>(queue_ns_.load(std::memory_order_relaxed)));
-  s.handling_time = observe::duration_from_ns(static_cast<std::int64_t>(handling_ns_.load(std::memory_order_relaxed)));
+  s.queue_time =
+      observe::duration_from_ns(static_cast<std::int64_t>(queue_ns_.load(std::memory_order_relaxed)));
+  s.handling_time =
+      observe::duration_from_ns(static_cast<std::int64_t>(handling_ns_.load(std::memory_order_relaxed)));
   return s;
 }
 
@@ -115,7 +125,7 @@ void CellCore::note_send(MessageNode& n, std::uint8_t obs, std::string_view type
   const std::uint32_t every = sys_.sample_every();
   // Offset by the actor's id, so that actors receiving at the same pace (a ring, a pool) are not
   // all sampled in the same instant: the sampled stream stays smooth instead of coming in bursts.
-  if (every > 1 && (received_.load(std::memory_order_relaxed) + id_.pid) % every != 0) return;
+  if (every > 1 && (received() + id_.pid) % every != 0) return;
   n.trace = sys_.next_trace();
   observe::Event e;
   e.kind = observe::EventKind::message_sent;
@@ -130,9 +140,10 @@ void CellCore::note_send(MessageNode& n, std::uint8_t obs, std::string_view type
 
 void CellCore::note_mailbox_depth() noexcept {
   const std::uint64_t handled = handled_.load(std::memory_order_relaxed);
-  const std::uint64_t received = received_.load(std::memory_order_relaxed);
+  const std::uint64_t received = this->received();
   const std::uint64_t depth = received > handled ? received - handled : 0;
-  if (depth > mailbox_max_.load(std::memory_order_relaxed)) mailbox_max_.store(depth, std::memory_order_relaxed);
+  if (depth > mailbox_max_.load(std::memory_order_relaxed))
+    mailbox_max_.store(depth, std::memory_order_relaxed);
 }
 
 void CellCore::count_handled(bool failed) noexcept {
@@ -220,7 +231,8 @@ void CellCore::schedule_drain(Urgency u) noexcept {
 
 void CellCore::wake_if_idle(Urgency u) noexcept {
   std::uint8_t s = sched_.load(std::memory_order_seq_cst);
-  if (s == kIdle && sched_.compare_exchange_strong(s, kScheduled, std::memory_order_seq_cst)) schedule_drain(u);
+  if (s == kIdle && sched_.compare_exchange_strong(s, kScheduled, std::memory_order_seq_cst))
+    schedule_drain(u);
 }
 
 void CellCore::wake_if_idle_or_suspended() noexcept {
@@ -245,6 +257,19 @@ bool CellCore::push_message(MessageNode& n) noexcept {
   return true;
 }
 
+bool CellCore::push_own_message(MessageNode& n) noexcept {
+  if (!accepts_messages()) return false;
+  // What other senders queued before this send stays ahead of it: splice them in first.
+  if (messages_.has_items()) {
+    message_queue_.append_lifo(messages_.take());
+    // Taking a sealed chain closes the lane: a drain() came first, so refuse like push() would.
+    if (messages_.is_closed()) return false;
+  }
+  bump(received_own_);
+  message_queue_.push_back(&n);
+  return true;
+}
+
 bool CellCore::push_supervision(SupervisionEvent event) noexcept {
   auto* node = new SupervisionNode(std::move(event));
   if (!supervision_.push(node)) {
@@ -265,10 +290,10 @@ void CellCore::post_wake(Wait& w) noexcept {
 
 void CellCore::request_stop(std::string reason) noexcept {
   if (status() >= ActorStatus::stopping) return;
-  auto* req = new StopRequest{std::move(reason)};
+  StopRequest* req = reason.empty() ? &g_plain_stop : new StopRequest{std::move(reason)};
   StopRequest* expected = nullptr;
   if (!stop_.compare_exchange_strong(expected, req, std::memory_order_seq_cst)) {
-    delete req;  // a stop is already pending or taken: the first one wins
+    drop_stop(req);  // a stop is already pending or taken: the first one wins
     return;
   }
   wake_if_idle(Urgency::high);
@@ -310,7 +335,9 @@ void CellCore::run() noexcept {
   release();
 }
 
-void CellCore::discard() noexcept { release(); }
+void CellCore::discard() noexcept {
+  release();
+}
 
 bool CellCore::has_work() const noexcept {
   if (kill_.load(std::memory_order_seq_cst)) return true;
@@ -344,7 +371,10 @@ StopRequest* CellCore::take_stop() noexcept {
 }
 
 MailboxNode* CellCore::next_supervision() noexcept {
-  if (supervision_queue_.empty()) supervision_queue_.append_lifo(supervision_.take());
+  if (supervision_queue_.empty()) {
+    if (!supervision_.has_items()) return nullptr;  // the usual case: no CAS, no splice
+    supervision_queue_.append_lifo(supervision_.take());
+  }
   return supervision_queue_.pop();
 }
 
@@ -382,8 +412,8 @@ CellCore::DrainEnd CellCore::drain() noexcept {
     }
     // Lane 2: stop. It waits for the in-flight handler, then outranks everything queued.
     if (StopRequest* s = take_stop()) {
-      std::string reason = std::move(s->reason);
-      delete s;
+      std::string reason = s == &g_plain_stop ? std::string() : std::move(s->reason);
+      drop_stop(s);
       begin_stop(std::move(reason));
       if (phase_ == Phase::finished) return DrainEnd::finished;
       continue;
@@ -419,7 +449,7 @@ CellCore::DrainEnd CellCore::drain() noexcept {
       if (--budget == 0) {
         budget = budget_;
         if (!task_ && (!message_queue_.empty() || has_work())) {
-          runtime_.schedule(*this, placement_, Urgency::normal);  // fairness: let others run
+          runtime_.schedule(*this, placement_, Urgency::yielded);  // fairness: let others run
           return DrainEnd::yielded;
         }
       }
@@ -462,7 +492,7 @@ void CellCore::complete_task() noexcept {
                 ex ? HookResult::failure(describe_exception(ex)) : HookResult::ok());
 }
 
-void CellCore::begin_hook(Hook hook, HookResult r) noexcept {
+void CellCore::begin_hook(Hook hook, HookResult&& r) noexcept {
   if (r.kind == HookResult::Kind::suspended) {
     hook_ = hook;
     return;
@@ -480,7 +510,7 @@ void CellCore::drop_in_flight() noexcept {
   }
 }
 
-void CellCore::complete_hook(Hook hook, HookResult r) noexcept {
+void CellCore::complete_hook(Hook hook, HookResult&& r) noexcept {
   if (hook != Hook::message && hook != Hook::supervision) drop_in_flight();
   const bool failed = r.kind == HookResult::Kind::failed;
   switch (hook) {
@@ -556,8 +586,7 @@ void CellCore::close_lanes() noexcept {
   while (MailboxNode* n = rest.pop())
     if (n != &drain_marker_) destroy_message(*n);
 
-  StopRequest* s = stop_.exchange(stop_taken(), std::memory_order_acq_rel);
-  if (s != nullptr && s != stop_taken()) delete s;
+  drop_stop(stop_.exchange(stop_taken(), std::memory_order_acq_rel));
 }
 
 void CellCore::finish(ExitKind kind, std::string text, bool with_state) noexcept {
@@ -568,7 +597,10 @@ void CellCore::finish(ExitKind kind, std::string text, bool with_state) noexcept
   // unwinds through the scheduler, never through the stack.
   for (Ref<CellCore>& child : sys_.detach_children(*this)) child->request_kill();
 
-  BoxedState state = with_state ? take_state() : BoxedState{};
+  // Only a supervisor receives the final state: an unsupervised actor's is destroyed in place
+  // rather than boxed (an allocation) and dropped.
+  Ref<CellCore> parent = sys_.take_parent(*this);
+  BoxedState state = with_state && parent ? take_state() : BoxedState{};
   destroy_state();
   advance_status(ActorStatus::stopped);
   sys_.on_final_stats(*this);
@@ -578,7 +610,7 @@ void CellCore::finish(ExitKind kind, std::string text, bool with_state) noexcept
   }
 
   ActorExit exit{kind, text};
-  if (Ref<CellCore> parent = sys_.take_parent(*this)) {
+  if (parent) {
     ActorCell me{Ref<CellCore>(this)};
     if (kind == ExitKind::failed) {
       parent->push_supervision(ActorFailed{std::move(me), std::move(text)});

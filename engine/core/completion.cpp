@@ -1,8 +1,10 @@
 // Completion: the one-shot event under every wait in the engine.
 #include <actorscope/completion.hpp>
+#include <actorscope/detail/spin_wait.hpp>
 #include <actorscope/errors.hpp>
 #include <actorscope/ref_counted.hpp>
 
+#include <algorithm>
 #include <condition_variable>
 
 namespace actorscope {
@@ -102,6 +104,11 @@ bool Completion::wait_until(Runtime& rt, TimePoint deadline, std::string_view op
     const bool done = rt.drive_until([this] { return is_done(); }, deadline);
     if (remove(*wake)) wake->release();
     return done;
+  }
+
+  // Most waits are short: look for a little while before paying for a sleep and a wake-up.
+  if (const Duration spin = rt.idle_spin(); spin > Duration::zero()) {
+    if (detail::spin_until([this] { return is_done(); }, std::min(spin, deadline - Clock::now()))) return true;
   }
 
   BlockingWaiter w;

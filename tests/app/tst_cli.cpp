@@ -1,5 +1,7 @@
 // The command line: every subcommand parses its options the same way, and a mistake gets a
 // message that names the option and points at --help, with exit code 2.
+#include <QFileInfo>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include "cli/args.hpp"
@@ -69,6 +71,32 @@ class TestCli : public QObject {
       QVERIFY(!c.summary.empty());
       QVERIFY2(c.usage.starts_with("usage: actorscope " + std::string(c.name)), std::string(c.name).c_str());
     }
+  }
+
+  void bench_refuses_mistakes_with_exit_code_2_before_running_anything() {
+    using actorscope::cli::dispatch;
+    QCOMPARE(dispatch({"bench", "--filter", "(unclosed"}), 2);
+    QCOMPARE(dispatch({"bench", "--filter", "^no such benchmark$"}), 2);
+    QCOMPARE(dispatch({"bench", "--runtime", "asio,tokio"}), 2);
+    QCOMPARE(dispatch({"bench", "--runtime", "manual"}), 2);
+    QCOMPARE(dispatch({"bench", "--threads", "0"}), 2);
+    QCOMPARE(dispatch({"bench", "--history", "h.db", "--no-history"}), 2);
+    QCOMPARE(dispatch({"bench", "--list", "--filter", "quiescent"}), 0);
+    // An unwritable JSON path fails at once, not after the run (exit 1: not a usage mistake).
+    QCOMPARE(dispatch({"bench", "--filter", "^Creation of 100 actors$", "--json", "/nonexistent-directory/x.json",
+                       "--no-history"}),
+             1);
+  }
+
+  void bench_runs_a_selection_and_writes_json_and_history() {
+    QTemporaryDir dir;
+    const std::string json = dir.filePath("out.json").toStdString();
+    const std::string history = dir.filePath("history.db").toStdString();
+    QCOMPARE(actorscope::cli::dispatch({"bench", "--filter", "^Creation of 100 actors$", "--runtime", "asio,qt",
+                                        "--threads", "2", "--samples", "2", "--json", json, "--history", history}),
+             0);
+    QVERIFY(QFileInfo(QString::fromStdString(json)).size() > 0);
+    QVERIFY(QFileInfo(QString::fromStdString(history)).size() > 0);
   }
 
   void runtimes_lists_every_backend_this_build_has() {

@@ -2,6 +2,7 @@
 // thread, nested event loops inside a handler, and the errors for using it wrongly.
 #include "engine_test.hpp"
 
+#include <QAbstractEventDispatcher>
 #include <QApplication>
 #include <QEventLoop>
 #include <QLabel>
@@ -121,6 +122,25 @@ class TestQtRuntime : public QObject {
     QVERIFY(seen.front() != qApp->thread());
     QVERIFY2(std::all_of(seen.begin(), seen.end(), [&](QThread* t) { return t == seen.front(); }),
              "an actor moved between threads: it is pinned to its host");
+  }
+
+  void worker_threads_use_qts_own_dispatcher_unless_told_to_inherit_and_the_environment_is_restored() {
+    struct DispatcherName {
+      using Message = as::Reply<std::string>;
+      void handle(as::Context<DispatcherName>&, as::Reply<std::string> r, std::monostate&) {
+        r.send(QAbstractEventDispatcher::instance()->metaObject()->className());
+      }
+    };
+    const bool preset = qEnvironmentVariableIsSet("QT_NO_GLIB");
+    auto name_on_worker = [](as::RuntimeOptions::QtDispatcher d) {
+      as::System sys(as::make_runtime("qt", {.threads = 1, .qt_worker_dispatcher = d}));
+      auto a = sys.spawn<DispatcherName>().value();
+      return a.call([](as::Reply<std::string> r) { return r; }, kTimeout).get().value();
+    };
+    QCOMPARE(name_on_worker(as::RuntimeOptions::QtDispatcher::own), std::string("QEventDispatcherUNIX"));
+    QCOMPARE(qEnvironmentVariableIsSet("QT_NO_GLIB"), preset);  // only set while the workers start
+    if (!preset && QAbstractEventDispatcher::instance()->inherits("QEventDispatcherGlib"))
+      QCOMPARE(name_on_worker(as::RuntimeOptions::QtDispatcher::inherit), std::string("QEventDispatcherGlib"));
   }
 
   void an_urgent_kill_overtakes_a_thread_flooded_with_other_work() {

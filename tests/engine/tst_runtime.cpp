@@ -107,6 +107,27 @@ class TestRuntime : public QObject {
     }
   }
 
+  void with_idle_spin_work_timers_and_waits_still_run_and_timers_are_never_early() {
+    // Spinning idle threads take a different path to their work (asio: poll and spin, then
+    // run_one; qt: a spin before the dispatcher sleeps; waits: a spin before the condition variable).
+    as::RuntimeOptions o;
+    o.threads = 2;
+    o.idle_spin = std::chrono::microseconds(200);
+    auto rt = as::make_runtime(current_runtime(), o);
+    QCOMPARE(rt->idle_spin(), rt->name() == "manual" ? as::Duration::zero() : as::Duration(std::chrono::microseconds(200)));
+    for (int round = 0; round < 3; ++round) {
+      Work now(*rt);
+      rt->schedule(now, {}, as::Urgency::normal);
+      QVERIFY(now.wait());
+      QVERIFY(now.ran && now.on_runtime_thread);
+      Work later(*rt);
+      const as::TimePoint deadline = rt->now() + std::chrono::milliseconds(3);
+      rt->arm(later, deadline, {});
+      QVERIFY(later.wait());
+      QVERIFY2(later.ran_at >= deadline, "a timer fired early");
+    }
+  }
+
   void timers_fire_in_deadline_order() {
     auto rt = make_current();
     std::mutex m;

@@ -22,6 +22,7 @@
 #include <actorscope/task.hpp>
 
 #include <cstdint>
+#include <new>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -89,12 +90,17 @@ class Context {
  public:
   using Message = message_t<A>;
 
-  explicit Context(detail::CellCore& cell) noexcept : cell_(cell) {}
+  explicit Context(detail::CellCore& cell) noexcept : cell_(cell) {
+    ::new (&self_) ActorRef<Message>(Ref<detail::CellCore>::adopt(&cell));
+  }
+  // self_ is never destroyed: it holds no reference to release (see self()).
+  ~Context() {}
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
 
-  /// A typed reference to this actor.
-  ActorRef<Message> self() const noexcept { return ActorRef<Message>(Ref<detail::CellCore>(&cell_)); }
+  /// A typed reference to this actor, valid as long as the context. Copying it gives an owning
+  /// reference; using it in place (ctx.self().cast(...)) costs no reference-count traffic.
+  const ActorRef<Message>& self() const noexcept { return self_; }
   ActorCell cell() const noexcept { return ActorCell(Ref<detail::CellCore>(&cell_)); }
   ActorId id() const noexcept { return cell_.id(); }
   const std::string& name() const noexcept { return cell_.name(); }
@@ -153,6 +159,11 @@ class Context {
 
  private:
   detail::CellCore& cell_;
+  // A non-owning ActorRef to the cell that holds this context (the cell outlives it, and a
+  // reference to itself would keep it alive forever), built in place and never destroyed.
+  union {
+    ActorRef<Message> self_;
+  };
 };
 
 /// Visits a variant (a message, a supervision event) with one lambda per alternative.

@@ -41,8 +41,11 @@ class Runnable {
 };
 
 /// How urgent a scheduled drain is. `high` is used when a kill or stop is pending; a backend with
-/// event priorities (Qt) posts it ahead of ordinary work, others may ignore it.
-enum class Urgency : std::uint8_t { normal, high };
+/// event priorities (Qt) posts it ahead of ordinary work, others may ignore it. `yielded` is a
+/// drain that used up its budget and continues behind the work already queued: a backend may keep
+/// it on the current thread rather than wake another one for it (asio does; others treat it as
+/// normal).
+enum class Urgency : std::uint8_t { normal, high, yielded };
 
 /// Where an actor asks to live. The backend turns it into a Placement once, at spawn.
 struct PlacementRequest {
@@ -80,6 +83,22 @@ struct RuntimeOptions {
     owned,      ///< the runtime makes one; an existing one is an error
   };
   QtApplication qt_application = QtApplication::automatic;
+
+  /// Qt only: the event dispatcher of the runtime's worker threads (the GUI thread keeps the
+  /// application's). Qt's own dispatcher costs about a third of GLib's per posted event, and a
+  /// drain is one posted event.
+  enum class QtDispatcher : std::uint8_t {
+    own,      ///< Qt's own, the one QT_NO_GLIB=1 selects
+    inherit,  ///< whatever Qt gives a new thread: GLib's, unless QT_NO_GLIB is set
+  };
+  QtDispatcher qt_worker_dispatcher = QtDispatcher::own;
+
+  /// How long an idle worker thread, or a thread blocked in a wait (JoinHandle::wait,
+  /// call(...).get(), ...), keeps looking for work before it goes to sleep. Waking a sleeping
+  /// thread costs 1 to 50 µs and more on virtual machines; spinning burns processor time while
+  /// idle, and on a machine whose cores are all busy it slows everything down (PERFORMANCE.md has
+  /// measurements both ways). Zero, the default, sleeps at once.
+  Duration idle_spin = Duration::zero();
 };
 
 class Runtime {
@@ -127,6 +146,9 @@ class Runtime {
   }
   /// Wakes a drive_until in progress so that it looks at its condition again. @thread any
   virtual void wake_driver() noexcept {}
+
+  /// RuntimeOptions::idle_spin as this runtime applies it (zero for the manual runtime).
+  virtual Duration idle_spin() const noexcept { return Duration::zero(); }
 
   /// Stops the threads. Work that has not run is discarded. Idempotent. The System calls it
   /// after every actor has stopped.

@@ -1,13 +1,18 @@
 // The Boost.Asio backend.
 #include "asio_runtime.hpp"
 
+#include <actorscope/detail/spin_wait.hpp>
+
+#include <boost/asio/defer.hpp>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/thread_pool.hpp>
 
+#include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -23,18 +28,30 @@ thread_local const AsioRuntime* current_runtime = nullptr;
 
 // A posted Runnable. If Asio destroys the handler without calling it (the pool stopped), the
 // work is discarded, so every scheduled Runnable hears exactly one of run() or discard().
+// `queued` counts the handlers posted and not yet started, so that idle workers can see work
+// arrive without taking Asio's lock (nullptr for the blocking pool, which does not spin).
 class RunHandler {
  public:
-  explicit RunHandler(Runnable* r) noexcept : r_(r) {}
-  RunHandler(RunHandler&& o) noexcept : r_(std::exchange(o.r_, nullptr)) {}
+  RunHandler(Runnable* r, std::atomic<std::int64_t>* queued) noexcept : r_(r), queued_(queued) {}
+  RunHandler(RunHandler&& o) noexcept : r_(std::exchange(o.r_, nullptr)), queued_(o.queued_) {}
   RunHandler& operator=(RunHandler&&) = delete;
   ~RunHandler() {
-    if (r_ != nullptr) r_->discard();
+    if (r_ != nullptr) {
+      taken();
+      r_->discard();
+    }
   }
-  void operator()() { std::exchange(r_, nullptr)->run(); }
+  void operator()() {
+    taken();
+    std::exchange(r_, nullptr)->run();
+  }
 
  private:
+  void taken() noexcept {
+    if (queued_ != nullptr) queued_->fetch_sub(1, std::memory_order_relaxed);
+  }
   Runnable* r_;
+  std::atomic<std::int64_t>* queued_;
 };
 }  // namespace
 
@@ -42,6 +59,7 @@ struct AsioRuntime::Impl {
   explicit Impl(const RuntimeOptions& o)
       : threads(o.threads != 0 ? o.threads : std::max(1u, std::thread::hardware_concurrency())),
         blocking_threads(o.blocking_threads != 0 ? o.blocking_threads : 4),
+        idle_spin(std::max(o.idle_spin, Duration::zero())),
         ioc(static_cast<int>(threads)),
         work(boost::asio::make_work_guard(ioc)),
         timer(ioc) {}
@@ -71,12 +89,38 @@ struct AsioRuntime::Impl {
         armed_for = by_deadline.begin()->first.first;
         arm_locked(armed_for);
       }
+      next_timer.store(armed_for.time_since_epoch().count(), std::memory_order_relaxed);
     }
     for (Runnable* r : due) r->run();
   }
 
+  // A worker: runs ready handlers; when there are none, spins for idle_spin watching `queued` and
+  // the next timer before it sleeps in run_one(), because waking a sleeping thread costs far more
+  // than a short spin (bench-reference.md: 1-50 us on this kind of machine).
+  void run_worker() {
+    if (idle_spin == Duration::zero()) {
+      ioc.run();
+      return;
+    }
+    while (!ioc.stopped()) {
+      if (ioc.poll() != 0) continue;
+      if (ioc.stopped()) return;
+      const bool more = detail::spin_until(
+          [this] {
+            return queued.load(std::memory_order_relaxed) > 0 ||
+                   next_timer.load(std::memory_order_relaxed) <= Clock::now().time_since_epoch().count();
+          },
+          idle_spin);
+      if (!more) ioc.run_one();
+    }
+  }
+
   const unsigned threads;
   const unsigned blocking_threads;
+  const Duration idle_spin;
+  std::atomic<std::int64_t> queued{0};
+  // The earliest armed deadline (steady_clock ticks), for spinning workers; max when none.
+  std::atomic<Clock::rep> next_timer{TimePoint::max().time_since_epoch().count()};
   boost::asio::io_context ioc;
   std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work;
   std::vector<std::thread> pool;
@@ -100,7 +144,7 @@ AsioRuntime::AsioRuntime(const RuntimeOptions& options) : impl_(std::make_unique
     impl_->pool.emplace_back([this] {
       current_runtime = this;
       detail::RuntimeThreadScope scope;
-      impl_->ioc.run();
+      impl_->run_worker();
     });
   }
 }
@@ -116,12 +160,26 @@ Placement AsioRuntime::place(const PlacementRequest& request) {
   return {};  // any pool thread: work is shared, not pinned
 }
 
-void AsioRuntime::schedule(Runnable& work, Placement, Urgency) noexcept {
+void AsioRuntime::schedule(Runnable& work, Placement, Urgency urgency) noexcept {
   if (!impl_->accepting.load(std::memory_order_acquire)) {
     work.discard();
     return;
   }
-  boost::asio::post(impl_->ioc, RunHandler(&work));
+  // Counted only for spinning workers: without them the count would be an atomic increment and
+  // decrement per drain for nothing.
+  std::atomic<std::int64_t>* queued = nullptr;
+  if (impl_->idle_spin > Duration::zero()) {
+    queued = &impl_->queued;
+    queued->fetch_add(1, std::memory_order_relaxed);
+  }
+  // A drain that yielded on a pool thread continues on that thread, behind what is queued
+  // (asio's defer: no other thread is woken for it). Posted, it woke the other worker and moved
+  // the actor there every budget of messages: a futex wake-up and a cold cache each time.
+  if (urgency == Urgency::yielded && current_runtime == this) {
+    boost::asio::defer(impl_->ioc, RunHandler(&work, queued));
+  } else {
+    boost::asio::post(impl_->ioc, RunHandler(&work, queued));
+  }
 }
 
 TimerToken AsioRuntime::arm(Runnable& work, TimePoint deadline, Placement) noexcept {
@@ -135,6 +193,7 @@ TimerToken AsioRuntime::arm(Runnable& work, TimePoint deadline, Placement) noexc
       if (deadline < s.armed_for) {
         s.armed_for = deadline;
         s.arm_locked(deadline);  // cancels the wait for the later deadline
+        s.next_timer.store(deadline.time_since_epoch().count(), std::memory_order_relaxed);
       }
       return token;
     }
@@ -169,10 +228,12 @@ void AsioRuntime::run_blocking(Runnable& work) noexcept {
     if (!impl_->blocking) impl_->blocking = std::make_unique<boost::asio::thread_pool>(impl_->blocking_threads);
     pool = impl_->blocking.get();
   }
-  boost::asio::post(*pool, RunHandler(&work));
+  boost::asio::post(*pool, RunHandler(&work, nullptr));
 }
 
 bool AsioRuntime::on_runtime_thread() const noexcept { return current_runtime == this; }
+
+Duration AsioRuntime::idle_spin() const noexcept { return impl_->idle_spin; }
 
 void AsioRuntime::shutdown() noexcept {
   Impl& s = *impl_;

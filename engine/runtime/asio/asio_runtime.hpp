@@ -23,6 +23,7 @@ class AsioRuntime final : public Runtime {
   void disarm(TimerToken token) noexcept override;
   void run_blocking(Runnable& work) noexcept override;
   bool on_runtime_thread() const noexcept override;
+  Duration idle_spin() const noexcept override;
   void shutdown() noexcept override;
 
  private:

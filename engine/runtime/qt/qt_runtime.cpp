@@ -1,6 +1,8 @@
 // The Qt backend: a Host QObject per thread receives drains and timer requests as events.
 #include <actorscope/qt_runtime.hpp>
 
+#include <actorscope/detail/spin_wait.hpp>
+
 #include <QAbstractEventDispatcher>
 #include <QCoreApplication>
 #include <QEvent>
@@ -18,6 +20,7 @@
 #include <latch>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace actorscope {
@@ -100,8 +103,15 @@ class Host final : public QObject {
   /// dispatch began, so a handler that runs a nested event loop (a QDialog::exec, a QEventLoop) would
   /// leave the drains already queued behind it undelivered. Before the thread blocks, if any of ours
   /// are still outstanding, wake the dispatcher: the nested loop then delivers them.
-  void keep_nested_loops_fed(QAbstractEventDispatcher* dispatcher) {
-    QObject::connect(dispatcher, &QAbstractEventDispatcher::aboutToBlock, this, [this, dispatcher] {
+  ///
+  /// On a worker thread, first look for our events for up to `spin` before the thread sleeps:
+  /// waking a sleeping thread costs far more than a short spin (bench-reference.md). Not on the
+  /// GUI thread, whose other events must not wait. (Qt's GLib dispatcher announces aboutToBlock
+  /// before every wait-capable iteration, so the spin is bounded and skipped when ours are queued.)
+  void keep_nested_loops_fed(QAbstractEventDispatcher* dispatcher, Duration spin) {
+    QObject::connect(dispatcher, &QAbstractEventDispatcher::aboutToBlock, this, [this, dispatcher, spin] {
+      if (!gui_ && spin > Duration::zero() && in_flight_.load(std::memory_order_acquire) == 0)
+        (void)detail::spin_until([this] { return in_flight_.load(std::memory_order_acquire) > 0; }, spin);
       if (in_flight_.load(std::memory_order_acquire) > 0) dispatcher->wakeUp();
     }, Qt::DirectConnection);
   }
@@ -215,16 +225,22 @@ class Host final : public QObject {
 
 class Worker final : public QThread {
  public:
-  Worker(const QtRuntime& rt, Host& host, std::latch& started) : rt_(rt), host_(host), started_(started) {}
+  Worker(const QtRuntime& rt, Host& host, std::latch& started, Duration spin, const std::atomic<bool>& stops_posted)
+      : rt_(rt), host_(host), started_(started), spin_(spin), stops_posted_(stops_posted) {}
 
  protected:
   void run() override {
     current_runtime = &rt_;
     detail::RuntimeThreadScope scope;
-    host_.keep_nested_loops_fed(eventDispatcher());
+    host_.keep_nested_loops_fed(eventDispatcher(), spin_);
     started_.count_down();
     exec();
     current_runtime = nullptr;
+    // QCoreApplication::postEvent wakes the receiving thread's dispatcher after it has queued the
+    // event, so the thread that posted our StopEvent may still be inside wakeUp() when we leave
+    // exec(). Qt deletes this thread's dispatcher as soon as run() returns: wait until shutdown()
+    // has finished posting (ThreadSanitizer saw the eventfd written and closed at once).
+    stops_posted_.wait(false, std::memory_order_acquire);
     exited_.store(true, std::memory_order_release);
   }
 
@@ -243,6 +259,8 @@ class Worker final : public QThread {
   const QtRuntime& rt_;
   Host& host_;
   std::latch& started_;
+  const Duration spin_;
+  const std::atomic<bool>& stops_posted_;
 };
 
 class BlockingJob final : public QRunnable {
@@ -274,6 +292,8 @@ struct QtRuntime::Impl {
   std::atomic<std::uint32_t> next_host{0};
   std::atomic<TimerToken> next_timer{1};
   std::atomic<bool> accepting{true};
+  std::atomic<bool> stops_posted{false};  // shutdown() has posted every worker its StopEvent
+  Duration idle_spin{};
   QThreadPool blocking;
 
   Host& host(std::uint32_t i) const noexcept { return *hosts[std::min<std::size_t>(i, hosts.size() - 1)]; }
@@ -311,12 +331,32 @@ QtRuntime::QtRuntime(const RuntimeOptions& options) : impl_(std::make_unique<Imp
   const unsigned n = options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   if (n > kHostMask) throw QtRuntimeError("the qt runtime supports at most 65535 worker threads");
   impl_->worker_count = n;
+  impl_->idle_spin = std::max(options.idle_spin, Duration::zero());
   impl_->blocking.setMaxThreadCount(static_cast<int>(options.blocking_threads != 0 ? options.blocking_threads : 4));
 
+  // Qt gives a thread the GLib dispatcher unless QT_NO_GLIB is set when the thread starts; making
+  // a QEventDispatcherUNIX ourselves would take private API. So the variable is set while the
+  // workers start (each has made its dispatcher by the time it counts down `started`) and removed
+  // again. A program that sets QT_NO_GLIB itself is left alone.
+  class NoGlibWhileStarting {
+   public:
+    explicit NoGlibWhileStarting(bool on) : on_(on) {
+      if (on_) qputenv("QT_NO_GLIB", "1");
+    }
+    ~NoGlibWhileStarting() { end(); }
+    void end() {
+      if (std::exchange(on_, false)) qunsetenv("QT_NO_GLIB");
+    }
+
+   private:
+    bool on_;
+  };
+  NoGlibWhileStarting no_glib(options.qt_worker_dispatcher == RuntimeOptions::QtDispatcher::own &&
+                              !qEnvironmentVariableIsSet("QT_NO_GLIB"));
   std::latch started(static_cast<std::ptrdiff_t>(n));
   for (unsigned i = 0; i < n; ++i) {
     auto host = std::make_unique<Host>(*this, false);
-    auto worker = std::make_unique<Worker>(*this, *host, started);
+    auto worker = std::make_unique<Worker>(*this, *host, started, impl_->idle_spin, impl_->stops_posted);
     worker->setObjectName(QStringLiteral("actorscope-qt-%1").arg(i));
     host->moveToThread(worker.get());
     impl_->host_threads.push_back(worker.get());
@@ -326,8 +366,9 @@ QtRuntime::QtRuntime(const RuntimeOptions& options) : impl_(std::make_unique<Imp
   }
   impl_->hosts.push_back(std::make_unique<Host>(*this, true));  // the GUI host, on this thread
   impl_->host_threads.push_back(impl_->gui_thread);
-  if (impl_->gui_dispatcher != nullptr) impl_->hosts.back()->keep_nested_loops_fed(impl_->gui_dispatcher);
+  if (impl_->gui_dispatcher != nullptr) impl_->hosts.back()->keep_nested_loops_fed(impl_->gui_dispatcher, Duration::zero());
   started.wait();
+  no_glib.end();
 }
 
 QtRuntime::~QtRuntime() {
@@ -410,6 +451,8 @@ void QtRuntime::run_blocking(Runnable& work) noexcept {
 
 bool QtRuntime::on_runtime_thread() const noexcept { return current_runtime == this; }
 
+Duration QtRuntime::idle_spin() const noexcept { return impl_->idle_spin; }
+
 bool QtRuntime::drives_waits() const noexcept { return QThread::currentThread() == impl_->gui_thread; }
 
 bool QtRuntime::drive_until(const std::function<bool()>& done, TimePoint deadline) {
@@ -436,6 +479,8 @@ void QtRuntime::shutdown() noexcept {
   // Each worker drops its timers and leaves its event loop; then the threads are joined.
   for (std::uint32_t i = 0; i < impl_->worker_count; ++i)
     impl_->hosts[i]->post(new StopEvent, Qt::HighEventPriority);
+  impl_->stops_posted.store(true, std::memory_order_release);
+  impl_->stops_posted.notify_all();
   for (auto& w : impl_->workers) w->join();
   // With their threads gone, deleting the worker hosts deletes (and so discards) what was still queued.
   for (std::uint32_t i = 0; i < impl_->worker_count; ++i) impl_->hosts[i].reset();

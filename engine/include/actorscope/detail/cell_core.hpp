@@ -14,6 +14,7 @@
 
 #include <atomic>
 #include <coroutine>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -92,6 +93,10 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   /// Queues a message on the lowest lane. False if the actor no longer accepts messages; the
   /// caller then still owns `n`.
   bool push_message(MessageNode& n) noexcept;
+  /// The same for a message this actor sends itself, from its own drain or pre_start (where
+  /// current() == this): nobody else consumes the lane then, so the message goes straight to
+  /// the drain's queue without an atomic read-modify-write or a wake-up check. @thread owner
+  bool push_own_message(MessageNode& n) noexcept;
   /// Fills in a message's observation fields and emits message_sent; `observing` is the System's
   /// observing() bits, non-zero. Called by the sender before push_message.
   void note_send(MessageNode& n, std::uint8_t observing, std::string_view type) noexcept;
@@ -153,6 +158,7 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   // The scheduling state: at most one drain is in flight, and only the producer that moves the
   // cell out of idle (or suspended, for urgent work) schedules it.
   static constexpr std::uint8_t kIdle = 0, kScheduled = 1, kSuspended = 2, kTerminated = 3;
+  static constexpr std::size_t kCacheLine = 64;
 
   DrainEnd drain() noexcept;
   void schedule_drain(Urgency u) noexcept;
@@ -165,8 +171,13 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   MailboxNode* next_supervision() noexcept;
   MailboxNode* next_message() noexcept;
   void deliver_wakes() noexcept;
-  void begin_hook(Hook hook, HookResult r) noexcept;
-  void complete_hook(Hook hook, HookResult r) noexcept;
+  // By reference: a HookResult carries a std::string, and moving it twice per message showed up
+  // as a memcpy call per hook.
+  void begin_hook(Hook hook, HookResult&& r) noexcept;
+  void complete_hook(Hook hook, HookResult&& r) noexcept;
+  std::uint64_t received() const noexcept {
+    return received_.load(std::memory_order_relaxed) + received_own_.load(std::memory_order_relaxed);
+  }
   void complete_task() noexcept;
   void drop_in_flight() noexcept;
   void begin_stop(std::string reason) noexcept;
@@ -204,6 +215,12 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   std::uint32_t budget_;
   CellKind kind_;
 
+  // Senders on other threads write the next group once per message (the inbox CAS, received_);
+  // the drain writes its own fields below once per message. A cache line of padding on each
+  // side keeps them from sharing a line whatever the cell's alignment: false sharing cost a
+  // cross-core transfer of the line per message, in both directions.
+  std::byte shared_begin_[kCacheLine];
+
   // -- cross-thread state --
   std::atomic<std::uint8_t> status_{static_cast<std::uint8_t>(ActorStatus::unstarted)};
   std::atomic<std::uint8_t> sched_{kScheduled};  // the spawner owns the first drain
@@ -213,9 +230,12 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   Inbox wakes_;
   Inbox supervision_;
   Inbox messages_{&drain_marker_};
+  std::atomic<std::uint64_t> received_{0};  // statistics: by any sender
 
-  // -- statistics: received_ by any sender, the rest by the owner (relaxed stores) --
-  std::atomic<std::uint64_t> received_{0};
+  std::byte shared_end_[kCacheLine];
+
+  // -- statistics: by the owner (relaxed stores) --
+  std::atomic<std::uint64_t> received_own_{0};  // sent to itself (push_own_message)
   std::atomic<std::uint64_t> handled_{0};
   std::atomic<std::uint64_t> sent_{0};
   std::atomic<std::uint64_t> supervision_handled_{0};

@@ -101,6 +101,18 @@ class NodeQueue {
     size_ += n;
   }
 
+  /// Appends one node.
+  void push_back(MailboxNode* n) noexcept {
+    n->next = nullptr;
+    if (tail_ != nullptr) {
+      tail_->next = n;
+    } else {
+      head_ = n;
+    }
+    tail_ = n;
+    ++size_;
+  }
+
   MailboxNode* pop() noexcept {
     MailboxNode* n = head_;
     if (n == nullptr) return nullptr;
