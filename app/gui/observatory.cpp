@@ -10,6 +10,7 @@
 #include <actorscope/runtime.hpp>
 
 #include <QApplication>
+#include <QtGlobal>
 
 #include <cstdio>
 #include <cstdlib>
@@ -19,7 +20,8 @@ namespace actorscope::gui {
 
 const char* const kObservatoryUsage =
     "usage: actorscope [--scenario NAME] [--runtime asio|qt] [--threads N] [--theme system|light|dark]\n"
-    "       actorscope --screenshot DIR [--scenario NAME] [--runtime R] [--threads N] [--seconds S] [--theme T]\n"
+    "       actorscope --screenshot DIR [--scenario NAME] [--runtime R] [--threads N] [--seconds S] [--theme "
+    "T]\n"
     "\n"
     "Without a command, actorscope opens the observatory: the scenario (default: supervision) runs live\n"
     "on the runtime (default: asio, 2 threads) and every view follows it.\n"
@@ -52,7 +54,8 @@ std::string tidy(std::string message) {
   for (const char* from : {"actorscope : ", "'actorscope  --help'"}) {
     const std::string f = from;
     const std::string to = f == "actorscope : " ? "actorscope: " : "'actorscope --help'";
-    for (auto at = message.find(f); at != std::string::npos; at = message.find(f)) message.replace(at, f.size(), to);
+    for (auto at = message.find(f); at != std::string::npos; at = message.find(f))
+      message.replace(at, f.size(), to);
   }
   return message;
 }
@@ -62,9 +65,10 @@ Choices parse(std::vector<std::string> args, const Workloads& workloads) {
   Choices c;
   std::vector<std::string> scenarioNames;
   for (const Workload& w : workloads) scenarioNames.push_back(w.name);
-  const std::string fallback = std::find(scenarioNames.begin(), scenarioNames.end(), "supervision") != scenarioNames.end()
-                                   ? "supervision"
-                                   : (scenarioNames.empty() ? std::string() : scenarioNames.front());
+  const std::string fallback =
+      std::find(scenarioNames.begin(), scenarioNames.end(), "supervision") != scenarioNames.end()
+          ? "supervision"
+          : (scenarioNames.empty() ? std::string() : scenarioNames.front());
   c.scenario = a.value_or("scenario", fallback);
   c.runtime = a.value_or("runtime", "asio");
   c.threads = static_cast<unsigned>(a.integer("threads", 1, 64).value_or(2));
@@ -85,7 +89,8 @@ Choices parse(std::vector<std::string> args, const Workloads& workloads) {
     if (r != "manual") runtimes.push_back(r);
   if (std::find(runtimes.begin(), runtimes.end(), c.runtime) == runtimes.end()) {
     std::string list;
-    for (std::size_t i = 0; i < runtimes.size(); ++i) list += (i == 0 ? "" : i + 1 == runtimes.size() ? " or " : ", ") + runtimes[i];
+    for (std::size_t i = 0; i < runtimes.size(); ++i)
+      list += (i == 0 ? "" : i + 1 == runtimes.size() ? " or " : ", ") + runtimes[i];
     std::string why = "the observatory runs actors on " + list + ", not \"" + c.runtime + "\"";
     if (c.runtime == "manual") why += " (the manual runtime only moves when a test steps it)";
     throw a.error(why);
@@ -99,6 +104,16 @@ bool haveDisplay() {
     return v != nullptr && *v != '\0';
   };
   return set("QT_QPA_PLATFORM") || set("DISPLAY") || set("WAYLAND_DISPLAY");
+}
+
+/// The offscreen platform warns about every window-manager request it ignores (floating a dock,
+/// raising a window), and Qt about a missing XDG_RUNTIME_DIR. None of it matters for a picture;
+/// everything else still reaches standard error.
+void quietOffscreenNoise(QtMsgType type, const QMessageLogContext& context, const QString& message) {
+  if (type == QtWarningMsg && (message.startsWith(QLatin1String("This plugin does not support")) ||
+                               message.startsWith(QLatin1String("QStandardPaths: XDG_RUNTIME_DIR not set"))))
+    return;
+  std::fprintf(stderr, "%s\n", qFormatLogMessage(type, context, message).toLocal8Bit().constData());
 }
 
 }  // namespace
@@ -120,14 +135,16 @@ int runObservatory(int argc, char** argv, std::vector<std::string> args, Workloa
     }
     // Screenshots need no display: draw offscreen unless the caller chose a platform.
     if (!std::getenv("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    qInstallMessageHandler(quietOffscreenNoise);
   } else if (!haveDisplay()) {
-    std::fprintf(stderr,
-                 "actorscope: there is no display to open the observatory on (neither DISPLAY nor WAYLAND_DISPLAY "
-                 "is set).\n"
-                 "  - on a desktop, run it from a terminal inside the desktop session;\n"
-                 "  - on a server, run it under a virtual display: xvfb-run -a actorscope\n"
-                 "  - or save every view as PNG without a display: actorscope --screenshot DIR\n"
-                 "  - the command-line tools need no display: actorscope help\n");
+    std::fprintf(
+        stderr,
+        "actorscope: there is no display to open the observatory on (neither DISPLAY nor WAYLAND_DISPLAY "
+        "is set).\n"
+        "  - on a desktop, run it from a terminal inside the desktop session;\n"
+        "  - on a server, run it under a virtual display: xvfb-run -a actorscope\n"
+        "  - or save every view as PNG without a display: actorscope --screenshot DIR\n"
+        "  - the command-line tools need no display: actorscope help\n");
     return 1;
   }
 

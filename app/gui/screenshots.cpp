@@ -8,6 +8,7 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QDockWidget>
 #include <QEventLoop>
 #include <QFileInfo>
 #include <QPixmap>
@@ -63,8 +64,8 @@ void prepareScreenshotDir(const QString& dir) {
   if (!info.isDir()) throw ScreenshotError("\"" + dir.toStdString() + "\" is not a directory");
   QTemporaryFile probe(d.filePath(QStringLiteral(".actorscope-write-test-XXXXXX")));
   if (!probe.open())
-    throw ScreenshotError("cannot write into the screenshot directory \"" + dir.toStdString() + "\": " +
-                          probe.errorString().toStdString());
+    throw ScreenshotError("cannot write into the screenshot directory \"" + dir.toStdString() +
+                          "\": " + probe.errorString().toStdString());
 }
 
 QStringList takeScreenshots(MainWindow& window, const ScreenshotOptions& options) {
@@ -85,10 +86,26 @@ QStringList takeScreenshots(MainWindow& window, const ScreenshotOptions& options
     if (!w->grab().save(path)) throw ScreenshotError("cannot write \"" + path.toStdString() + "\"");
     written << path;
   };
+  // The bottom docks share a short strip of the window: a picture of one would show three rows. Such
+  // a view is floated at a readable size for its picture, and the window's layout put back after.
+  const QByteArray layout = window.saveState();
+  constexpr int kShortView = 320;
+  constexpr QSize kFloatedSize{960, 420};
   for (const MainWindow::View& v : window.viewList()) {
     window.showView(v.id);
     settle(60);
-    save(v.widget, v.id);
+    auto* dock = qobject_cast<QDockWidget*>(v.widget->parentWidget());
+    if (dock != nullptr && v.widget->height() < kShortView) {
+      dock->setFloating(true);
+      dock->resize(kFloatedSize);
+      settle(60);
+      save(v.widget, v.id);
+      dock->setFloating(false);
+      window.restoreState(layout);
+      settle(60);
+    } else {
+      save(v.widget, v.id);
+    }
   }
   window.showView(QStringLiteral("supervision-graph"));
   window.showView(QStringLiteral("warnings"));
