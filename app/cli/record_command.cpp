@@ -25,7 +25,7 @@ namespace actorscope::cli {
 namespace {
 
 volatile std::sig_atomic_t interrupted = 0;
-extern "C" void on_interrupt(int) {
+extern "C" void on_record_interrupt(int) {
   interrupted = 1;
 }
 
@@ -149,7 +149,7 @@ int run(std::vector<std::string> args) {
                  std::string(c.scenario->name()).c_str(), c.runtime.c_str(), c.threads,
                  c.threads == 1 ? "" : "s", std::string(to_string(c.detail)).c_str(), c.out.string().c_str());
     interrupted = 0;
-    auto previous = std::signal(SIGINT, on_interrupt);
+    auto previous = std::signal(SIGINT, on_record_interrupt);
     {
       System system{make_runtime(c.runtime, {.threads = c.threads})};
       system.attach(recorder);
