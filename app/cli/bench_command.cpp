@@ -212,7 +212,7 @@ void print_summary(const bench::Runner& runner, const bench::RunReport& report) 
 }
 
 std::atomic<bool> interrupted{false};
-extern "C" void on_interrupt(int) {
+extern "C" void on_bench_interrupt(int) {
   interrupted.store(true);
 }
 
@@ -284,7 +284,7 @@ int run_bench(std::vector<std::string> args) {
   });
   interrupted.store(false);
   runner->set_cancel_flag(&interrupted);
-  auto previous = std::signal(SIGINT, on_interrupt);
+  auto previous = std::signal(SIGINT, on_bench_interrupt);
   bench::RunReport report = runner->run();
   std::signal(SIGINT, previous);
   if (tty) std::fprintf(stderr, "\r\x1b[K");
