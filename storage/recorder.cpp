@@ -56,10 +56,13 @@ observe::Interest interest_for(const RecorderOptions& o) {
     case Detail::lifecycle:
       return {};
     case Detail::sampled:
+      // Only the sampled messages are timed: three clock reads for every message would cost more
+      // than the rest of the recording (docs/PERFORMANCE.md); actor_stats.timed says how many.
       return {.messages = true,
               .timing = true,
               .type_names = true,
-              .sample_every = std::max<std::uint32_t>(1, o.sample_every)};
+              .sample_every = std::max<std::uint32_t>(1, o.sample_every),
+              .time_sampled_only = true};
     case Detail::full:
       return {.messages = true, .timing = true, .type_names = true, .sample_every = 1};
   }
@@ -151,7 +154,7 @@ struct RecorderWriter {
     insert_stats = db->prepare(
         "INSERT INTO actor_stats(session_id, poll, actor_id, bucket_ns, handled, sent, mailbox_depth, "
         "mailbox_max, "
-        "queue_ns_sum, handle_ns_sum) VALUES (?,?,?,?,?,?,?,?,?,?)");
+        "queue_ns_sum, handle_ns_sum, timed) VALUES (?,?,?,?,?,?,?,?,?,?,?)");
     insert_keyframe = db->prepare(
         "INSERT OR REPLACE INTO keyframes(session_id, seq, poll, t_ns, state) VALUES (?,?,?,?,?)");
   }
@@ -297,6 +300,7 @@ struct RecorderWriter {
       insert_stats.bind(8, static_cast<std::int64_t>(x.mailbox_max));
       insert_stats.bind(9, observe::to_ns(x.queue_time));
       insert_stats.bind(10, observe::to_ns(x.handling_time));
+      insert_stats.bind(11, static_cast<std::int64_t>(x.timed));
       insert_stats.run();
       rec.state_.apply(x);
     }

@@ -101,6 +101,15 @@ CREATE TABLE keyframes(
 );
 )sql";
 
+// Format 2: actor_stats.timed, the messages whose times are in the bucket's sums (at `sampled`,
+// only the sampled messages are timed now). In format 1 every message was timed at `sampled` and
+// `full`, and none at `lifecycle`, so that is what older rows get.
+constexpr const char* kMigrationV1toV2 = R"sql(
+ALTER TABLE actor_stats ADD COLUMN timed INTEGER NOT NULL DEFAULT 0;
+UPDATE actor_stats SET timed = handled
+  WHERE (SELECT detail FROM sessions WHERE sessions.id = actor_stats.session_id) <> 'lifecycle';
+)sql";
+
 struct Migration {
   int from;
   int to;
@@ -111,6 +120,7 @@ struct Migration {
 // in one transaction. A new format appends a step here (and never edits an old one).
 constexpr Migration kMigrations[] = {
     {0, 1, kSchemaV1},
+    {1, 2, kMigrationV1toV2},
 };
 static_assert(kMigrations[std::size(kMigrations) - 1].to == kRecordingFormatVersion,
               "the last migration must lead to the current format");

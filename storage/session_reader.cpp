@@ -302,11 +302,19 @@ observe::StatsSample read_sample(const Statement& s, int first) {
   x.mailbox_max = static_cast<std::uint64_t>(s.int64(first + 5));
   x.queue_time = observe::duration_from_ns(s.int64(first + 6));
   x.handling_time = observe::duration_from_ns(s.int64(first + 7));
+  x.timed = static_cast<std::uint64_t>(s.int64(first + 8));
   return x;
 }
 
-constexpr const char* kSampleColumns =
-    "actor_id, bucket_ns, handled, sent, mailbox_depth, mailbox_max, queue_ns_sum, handle_ns_sum";
+// The columns read_sample reads. Format 1 has no `timed`: every message was timed then, except at
+// `lifecycle`, where none was (the migration to format 2 fills it in the same way).
+const char* sample_columns(int format) {
+  return format >= 2 ? "actor_id, bucket_ns, handled, sent, mailbox_depth, mailbox_max, queue_ns_sum, "
+                       "handle_ns_sum, timed"
+                     : "actor_id, bucket_ns, handled, sent, mailbox_depth, mailbox_max, queue_ns_sum, "
+                       "handle_ns_sum, CASE WHEN (SELECT detail FROM sessions WHERE sessions.id = "
+                       "actor_stats.session_id) = 'lifecycle' THEN 0 ELSE handled END";
+}
 
 }  // namespace
 
@@ -362,7 +370,7 @@ observe::SystemState SessionReader::state_at(std::int64_t session, TimePoint t, 
     }
     if (!polls.empty()) {
       Statement b = db_->prepare(
-          std::string("SELECT poll, ") + kSampleColumns +
+          std::string("SELECT poll, ") + sample_columns(format_) +
           " FROM actor_stats WHERE session_id = ? AND poll > ? AND poll <= ? ORDER BY poll, rowid");
       b.bind(1, session);
       b.bind(2, static_cast<std::int64_t>(from_poll));
@@ -456,7 +464,7 @@ std::vector<observe::StatsSample> SessionReader::stats(std::int64_t session, Tim
   return guarded([&] {
     std::vector<observe::StatsSample> out;
     Statement s =
-        db_->prepare(std::string("SELECT ") + kSampleColumns +
+        db_->prepare(std::string("SELECT ") + sample_columns(format_) +
                      " FROM actor_stats WHERE session_id = ? AND bucket_ns >= ? AND bucket_ns <= ? ORDER BY "
                      "poll, rowid");
     s.bind(1, session);

@@ -6,6 +6,8 @@
 
 #include <actorscope/benchmarks.hpp>
 
+#include "recording_suite.hpp"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,6 +16,7 @@
 #include <csignal>
 #include <cstdio>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -46,7 +49,11 @@ std::string format_ns(double ns) {
 std::string format_value(double v, const std::string& unit) {
   if (unit == "ns") return format_ns(v);
   char buf[48];
-  std::snprintf(buf, sizeof buf, "%.0f %s", v, unit.c_str());
+  if (unit == "×") {
+    std::snprintf(buf, sizeof buf, "%.3f×", v);  // a ratio: 1.027×
+  } else {
+    std::snprintf(buf, sizeof buf, "%.0f %s", v, unit.c_str());
+  }
   return buf;
 }
 
@@ -93,7 +100,7 @@ void print_table(const bench::Benchmark& b, const bench::RunReport& report) {
   for (std::size_t i = 0; i < cols.size(); ++i) {
     std::string h = report.options.runtimes[i];
     if (cols[i] != nullptr && cols[i]->threads != 0)
-      h += " (" + std::to_string(cols[i]->threads) + " threads)";
+      h += " (" + std::to_string(cols[i]->threads) + (cols[i]->threads == 1 ? " thread)" : " threads)");
     head.push_back(h);
   }
   const bool has_ref = info.reference.has_value();
@@ -154,8 +161,11 @@ void print_table(const bench::Benchmark& b, const bench::RunReport& report) {
       return std::string("—");
     });
   }
-  for (const bench::Result* r : cols)
-    if (r != nullptr && !r->ok()) std::printf("  %s failed: %s\n", r->runtime.c_str(), r->error.c_str());
+  for (const bench::Result* r : cols) {
+    if (r == nullptr) continue;
+    if (!r->ok()) std::printf("  %s failed: %s\n", r->runtime.c_str(), r->error.c_str());
+    if (!r->note.empty()) std::printf("  %s: %s\n", r->runtime.c_str(), r->note.c_str());
+  }
 }
 
 // The medians of every benchmark in one table: each runtime, the ratio of the second runtime to
@@ -211,6 +221,18 @@ void print_summary(const bench::Runner& runner, const bench::RunReport& report) 
   }
 }
 
+// The suite's built-in benchmarks, then the recording measurements (storage/benchmarks), which the
+// engine's benchmark library cannot know about.
+std::span<const bench::Benchmark> catalogue() {
+  static const std::vector<bench::Benchmark> all = [] {
+    const auto built_in = bench::benchmarks();
+    std::vector<bench::Benchmark> v(built_in.begin(), built_in.end());
+    for (bench::Benchmark& b : actorscope::recording_benchmarks::suite()) v.push_back(std::move(b));
+    return v;
+  }();
+  return all;
+}
+
 std::atomic<bool> interrupted{false};
 extern "C" void on_bench_interrupt(int) {
   interrupted.store(true);
@@ -252,7 +274,7 @@ int run_bench(std::vector<std::string> args) {
   // Every mistake is caught here, before anything runs.
   std::optional<bench::Runner> runner;
   try {
-    runner.emplace(options);
+    runner.emplace(options, catalogue());
   } catch (const bench::RunOptionsError& e) {
     throw a.error(e.what());
   } catch (const UnknownRuntimeError& e) {
@@ -319,15 +341,17 @@ const Command& bench_command() {
       "                        [--history FILE | --no-history] [--list]\n"
       "\n"
       "Runs the benchmark suite (ractor's five core benchmarks, their fully quiescent variants, messaging,\n"
-      "lifecycle, timers and memory) on each runtime, and prints one table per benchmark with the runtimes\n"
-      "side by side, then a summary against ractor's figures. Progress goes to standard error. Each run is\n"
-      "appended to the benchmark history (SQLite; see docs/RECORDING-FORMAT.md). Ctrl-C stops after the\n"
-      "current sample and reports what has finished. Benchmarks never fail on a time.\n"
+      "lifecycle, timers, memory, the observation hook, and the recording measurements) on each runtime,\n"
+      "and prints one table per benchmark with the runtimes side by side, then a summary against ractor's\n"
+      "figures. A benchmark that does not use a runtime runs once. Progress goes to standard error. Each\n"
+      "run is appended to the benchmark history (SQLite; see docs/RECORDING-FORMAT.md). Ctrl-C stops after\n"
+      "the current sample and reports what has finished. Benchmarks never fail on a time.\n"
       "\n"
       "  --runtime LIST   comma-separated runtimes to run on (default: asio,qt)\n"
       "  --threads N      worker threads of each runtime (default: one per core)\n"
       "  --filter REGEX   only the benchmarks whose name contains a match (ECMAScript syntax)\n"
-      "  --quick          fewer samples and a short warm-up: a full run stays under 2 minutes\n"
+      "  --quick          fewer samples, a short warm-up, smaller files where a result says so: a run of\n"
+      "                   everything stays under 2 minutes\n"
       "  --samples N      samples per benchmark (default: each benchmark's own, 3 to 30)\n"
       "  --warm-up-ms N   warm-up time per benchmark in ms; 0 skips it (default: each benchmark's own)\n"
       "  --idle-spin-us N let idle runtime threads and blocked waits spin N us before sleeping\n"

@@ -105,6 +105,7 @@ ActorStats CellCore::stats() const noexcept {
   s.child_failures = child_failures_.load(std::memory_order_relaxed);
   s.mailbox_depth = s.status == ActorStatus::stopped ? 0 : s.received - s.handled;
   s.mailbox_max = std::max(mailbox_max_.load(std::memory_order_relaxed), s.mailbox_depth);
+  s.timed = timed_.load(std::memory_order_relaxed);
   s.queue_time =
       observe::duration_from_ns(static_cast<std::int64_t>(queue_ns_.load(std::memory_order_relaxed)));
   s.handling_time =
@@ -115,17 +116,23 @@ ActorStats CellCore::stats() const noexcept {
 void CellCore::note_send(MessageNode& n, std::uint8_t obs, std::string_view type) noexcept {
   CellCore* sender = current_;
   n.sender = sender != nullptr ? sender->id_.pid : 0;
-  const bool timing = (obs & kTiming) != 0;
+  // One message in `every` per receiver is sampled: it becomes a pair of events, and with sampled
+  // timing it is the only one timed. Offset by the actor's id, so that actors receiving at the
+  // same pace (a ring, a pool) are not all sampled in the same instant: the sampled stream stays
+  // smooth instead of coming in bursts.
+  bool sampled = true;
+  if ((obs & (kMessages | kSampledTiming)) != 0) {
+    const std::uint32_t every = sys_.sample_every();
+    sampled = every <= 1 || (received() + id_.pid) % every == 0;
+  }
+  // A message timed here (enqueued_ns set) is timed when it is handled too.
+  const bool timing = (obs & kTiming) != 0 || ((obs & kSampledTiming) != 0 && sampled);
   TimePoint now{};
   if (timing) {
     now = runtime_.now();
     n.enqueued_ns = observe::to_ns(now);
   }
-  if ((obs & kMessages) == 0 || kind_ != CellKind::actor) return;
-  const std::uint32_t every = sys_.sample_every();
-  // Offset by the actor's id, so that actors receiving at the same pace (a ring, a pool) are not
-  // all sampled in the same instant: the sampled stream stays smooth instead of coming in bursts.
-  if (every > 1 && (received() + id_.pid) % every != 0) return;
+  if ((obs & kMessages) == 0 || kind_ != CellKind::actor || !sampled) return;
   n.trace = sys_.next_trace();
   observe::Event e;
   e.kind = observe::EventKind::message_sent;
@@ -153,7 +160,8 @@ void CellCore::count_handled(bool failed) noexcept {
   if (obs == 0) [[likely]]
     return;
   auto& n = static_cast<MessageNode&>(*in_flight_);
-  const bool timing = (obs & kTiming) != 0 && n.enqueued_ns != 0 && in_flight_started_ != TimePoint{};
+  const bool timing =
+      (obs & (kTiming | kSampledTiming)) != 0 && n.enqueued_ns != 0 && in_flight_started_ != TimePoint{};
   Duration queue{}, handling{};
   TimePoint end{};
   if (timing) {
@@ -161,6 +169,7 @@ void CellCore::count_handled(bool failed) noexcept {
     queue = in_flight_started_ - observe::time_from_ns(n.enqueued_ns);
     handling = end - in_flight_started_;
     if (queue < Duration::zero()) queue = Duration::zero();
+    bump(timed_);
     bump(queue_ns_, static_cast<std::uint64_t>(observe::to_ns(queue)));
     bump(handling_ns_, static_cast<std::uint64_t>(observe::to_ns(handling)));
   }
@@ -441,8 +450,10 @@ CellCore::DrainEnd CellCore::drain() noexcept {
       }
       in_flight_ = n;
       if constexpr (kObserve) {
-        if (sys_.observing() & kTiming) [[unlikely]]
-          in_flight_started_ = runtime_.now();
+        // Only a message that was timed when it was sent is timed now (at sampled timing, the
+        // sampled ones): the others cost no clock read.
+        if (sys_.observing() & (kTiming | kSampledTiming)) [[unlikely]]
+          in_flight_started_ = static_cast<MessageNode*>(n)->enqueued_ns != 0 ? runtime_.now() : TimePoint{};
       }
       begin_hook(Hook::message, run_message(*n));
       if (phase_ == Phase::finished) return DrainEnd::finished;

@@ -449,7 +449,7 @@ void SystemCore::publish_observers(std::vector<observe::Observer*> list) {
   if (!list.empty()) {
     flags = kObserved;
     if (merged.messages) flags |= kMessages;
-    if (merged.timing) flags |= kTiming;
+    if (merged.timing) flags |= merged.time_sampled_only ? kSampledTiming : kTiming;
     if (merged.type_names) flags |= kTypeNames;
   }
   ObserverSet* next = nullptr;

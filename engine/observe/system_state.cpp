@@ -28,12 +28,14 @@ std::vector<StatsSample> StatsBucketer::update(const std::vector<ActorStats>& po
     d.actor = s.id;
     d.handled = s.handled - std::min(before.handled, s.handled);
     d.sent = s.sent - std::min(before.sent, s.sent);
+    d.timed = s.timed - std::min(before.timed, s.timed);
     d.queue_time = s.queue_time - std::min(before.queue_time, s.queue_time);
     d.handling_time = s.handling_time - std::min(before.handling_time, s.handling_time);
     d.mailbox_depth = s.mailbox_depth;
     d.mailbox_max = s.mailbox_max > before.mailbox_max ? s.mailbox_max : std::max(s.mailbox_depth, before.mailbox_depth);
     const bool moved = d.handled != 0 || d.sent != 0 || d.mailbox_depth != 0 || d.mailbox_max != 0 ||
-                       d.queue_time != Duration::zero() || d.handling_time != Duration::zero();
+                       d.timed != 0 || d.queue_time != Duration::zero() ||
+                       d.handling_time != Duration::zero();
     if (moved) out.push_back(d);
     next[s.id] = s;
   }
@@ -306,6 +308,7 @@ void SystemState::apply(const StatsSample& s) {
   ActorRecord& a = it->second;
   a.handled += s.handled;
   a.sent += s.sent;
+  a.timed += s.timed;
   a.queue_time += s.queue_time;
   a.handling_time += s.handling_time;
   if (a.alive()) a.mailbox_depth = s.mailbox_depth;
@@ -338,7 +341,8 @@ bool operator==(const SystemState& a, const SystemState& b) {
 namespace {
 
 constexpr char kMagic[4] = {'A', 'S', 'K', 'F'};
-constexpr std::uint64_t kImageFormat = 1;
+// 2: ActorRecord::timed. Images of format 1 are still read.
+constexpr std::uint64_t kImageFormat = 2;
 
 class Writer {
  public:
@@ -509,6 +513,7 @@ std::string SystemState::serialize() const {
     w.u(a.sent);
     w.u(a.mailbox_depth);
     w.u(a.mailbox_max);
+    w.u(a.timed);
     w.d(a.queue_time);
     w.d(a.handling_time);
     w.u(a.child_failures);
@@ -624,8 +629,12 @@ SystemState SystemState::deserialize(std::string_view bytes) {
     a.sent = r.u();
     a.mailbox_depth = r.u();
     a.mailbox_max = r.u();
+    // Format 1 timed every message whenever it timed at all.
+    a.timed = format >= 2 ? r.u() : 0;
     a.queue_time = r.d();
     a.handling_time = r.d();
+    if (format < 2 && (a.queue_time != Duration::zero() || a.handling_time != Duration::zero()))
+      a.timed = a.handled;
     a.child_failures = r.u();
     a.supervision_handled = r.u();
     a.messages_observed = r.u();

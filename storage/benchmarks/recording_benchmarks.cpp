@@ -178,7 +178,7 @@ struct Looper {
 
 }  // namespace
 
-MessageLoopSample message_loop(const std::string& runtime, std::optional<Detail> detail,
+MessageLoopSample message_loop(System& system, std::optional<Detail> detail,
                                const std::filesystem::path& file, std::uint64_t messages) {
   MessageLoopSample out;
   out.messages = messages;
@@ -186,22 +186,16 @@ MessageLoopSample message_loop(const std::string& runtime, std::optional<Detail>
   if (detail) {
     remove_file(file);
     rec.emplace(file, RecorderOptions{.detail = *detail});
+    system.attach(*rec);
   }
-  {
-    System system{make_runtime(runtime, {.threads = 1})};
-    if (rec) system.attach(*rec);
-    const auto start = Clock::now();
-    auto looper = system.spawn<Looper>({}, messages);
-    if (!looper) throw MeasurementError(std::string("the looper could not start: ") + looper.error().what());
-    if (!looper->wait(std::chrono::minutes(2)))
-      throw MeasurementError("the message loop did not finish in 2 minutes");
-    out.ns = ns_since(start);
-    if (rec) {
-      system.shutdown();
-      system.detach(*rec);
-    }
-  }
+  const auto start = Clock::now();
+  auto looper = system.spawn<Looper>({}, messages);
+  if (!looper) throw MeasurementError(std::string("the looper could not start: ") + looper.error().what());
+  if (!looper->wait(std::chrono::minutes(2)))
+    throw MeasurementError("the message loop did not finish in 2 minutes");
+  out.ns = ns_since(start);
   if (rec) {
+    system.detach(*rec);  // the last poll, then the writer flushes and ends the session
     const Recorder::Progress p = rec->progress();
     out.events_recorded = p.events_recorded;
     out.events_dropped = p.events_dropped;
@@ -210,6 +204,12 @@ MessageLoopSample message_loop(const std::string& runtime, std::optional<Detail>
     remove_file(file);
   }
   return out;
+}
+
+MessageLoopSample message_loop(const std::string& runtime, std::optional<Detail> detail,
+                               const std::filesystem::path& file, std::uint64_t messages) {
+  System system{make_runtime(runtime, {.threads = 1})};
+  return message_loop(system, detail, file, messages);
 }
 
 ReplayFile make_replay_file(const std::filesystem::path& file, std::uint64_t events) {

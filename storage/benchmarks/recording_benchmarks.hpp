@@ -16,6 +16,10 @@
 #include <stdexcept>
 #include <string>
 
+namespace actorscope {
+class System;
+}
+
 namespace actorscope::recording_benchmarks {
 
 /// Thrown when a measurement cannot do its work (a spawn failed, a deadline passed, the recorder
@@ -57,6 +61,12 @@ struct MessageLoopSample {
 /// at `detail` attached (writing `file`, replaced) or, for nullopt, nothing attached. The slowdown
 /// of a level is its time divided by the time with nothing attached.
 MessageLoopSample message_loop(const std::string& runtime, std::optional<Detail> detail,
+                               const std::filesystem::path& file, std::uint64_t messages = 100'000);
+
+/// The same on an existing System (nothing else may be attached to it): the recorder, if any, is
+/// attached before the spawn and detached after the actor's exit. The benchmark suite uses this
+/// one, because it makes each case's System on the thread that owns the Qt application.
+MessageLoopSample message_loop(System& system, std::optional<Detail> detail,
                                const std::filesystem::path& file, std::uint64_t messages = 100'000);
 
 // -- 3. replay ------------------------------------------------------------------------------------

@@ -1,8 +1,14 @@
 // The command line: every subcommand parses its options the same way, and a mistake gets a
 // message that names the option and points at --help, with exit code 2.
+#include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <cmath>
 
 #include "cli/args.hpp"
 #include "cli/command.hpp"
@@ -96,6 +102,61 @@ class TestCli : public QObject {
                                         "--threads", "2", "--samples", "2", "--json", json, "--history", history}),
              0);
     QVERIFY(QFileInfo(QString::fromStdString(json)).size() > 0);
+    QVERIFY(QFileInfo(QString::fromStdString(history)).size() > 0);
+  }
+
+  // The recording measurements (storage/benchmarks) are part of `actorscope bench`: in a quick run
+  // they run (the replay on a smaller file, which its note says), and their results land in the
+  // JSON document like the others. No time is judged.
+  void bench_runs_the_recording_measurements_quickly_with_well_formed_json() {
+    QTemporaryDir dir;
+    const std::string json = dir.filePath("recording.json").toStdString();
+    const std::string history = dir.filePath("history.db").toStdString();
+    QCOMPARE(actorscope::cli::dispatch({"bench", "--filter",
+                                        "^(Recorder throughput|Message loop of|Opening a recording)",
+                                        "--runtime", "asio,qt", "--quick", "--samples", "1", "--warm-up-ms",
+                                        "0", "--json", json, "--history", history}),
+             0);
+    QFile f(QString::fromStdString(json));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QJsonParseError err{};
+    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &err);
+    QVERIFY2(err.error == QJsonParseError::NoError, qPrintable(err.errorString()));
+    QVERIFY(doc.object()["options"].toObject()["quick"].toBool());
+    const QJsonArray results = doc.object()["results"].toArray();
+    // Throughput and replay do not use a runtime: once each; the three loops once per runtime.
+    QCOMPARE(results.size(), 2 + 3 * 2);
+    int rates = 0, ratios = 0, times = 0;
+    for (const QJsonValue& v : results) {
+      const QJsonObject o = v.toObject();
+      const QString what = o["benchmark"].toString() + " on " + o["runtime"].toString();
+      QVERIFY2(o["error"].isNull(), qPrintable(what + ": " + o["error"].toString()));
+      QCOMPARE(o["group"].toString(), QString("recording"));
+      QCOMPARE(o["samples"].toArray().size(), 1);
+      const double median = o["statistics"].toObject()["median"].toDouble();
+      QVERIFY2(std::isfinite(median) && median > 0, qPrintable(what));
+      QCOMPARE(o["per_element"].toObject()["median"].toDouble(), median);
+      const QString measure = o["measure"].toString();
+      if (measure == "rate") {
+        ++rates;
+        QCOMPARE(o["unit"].toString(), QString("events/s"));
+        QCOMPARE(o["runtime"].toString(), QString("asio"));
+      } else if (measure == "ratio") {
+        ++ratios;
+        QCOMPARE(o["unit"].toString(), QString("×"));
+        QCOMPARE(o["threads"].toInt(), 1);
+        QCOMPARE(o["phases"].toArray().size(), 2);  // nothing attached, recording
+        QVERIFY2(o["note"].toString().contains("dropped"), qPrintable(what));
+      } else {
+        ++times;
+        QCOMPARE(measure, QString("time"));
+        QCOMPARE(o["runtime"].toString(), QString("asio"));
+        QVERIFY2(o["note"].toString().contains("quick run: a recording of 100,000 events"), qPrintable(what));
+      }
+    }
+    QCOMPARE(rates, 1);
+    QCOMPARE(ratios, 6);
+    QCOMPARE(times, 1);
     QVERIFY(QFileInfo(QString::fromStdString(history)).size() > 0);
   }
 

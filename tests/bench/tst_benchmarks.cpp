@@ -104,7 +104,9 @@ class TestBenchmarks : public QObject {
     for (const bench::Result& res : r.results) {
       const std::string what = res.benchmark + " on " + res.runtime;
       QVERIFY2(res.ok(), (what + ": " + res.error).c_str());
-      QVERIFY2(res.threads == 2, what.c_str());
+      const bench::Benchmark* b = bench::find_benchmark(res.benchmark);
+      // The runner's 2 threads, or the benchmark's own (1 for the single-actor loops).
+      QVERIFY2(res.threads == (b->info.threads != 0 ? b->info.threads : 2u), what.c_str());
       QCOMPARE(res.samples.size(), std::size_t{1});
       QCOMPARE(res.warm_up_iterations, std::size_t{0});
       const bench::Statistics& s = res.statistics;
@@ -151,16 +153,23 @@ class TestBenchmarks : public QObject {
       const QJsonObject o = v.toObject();
       for (const char* k : {"benchmark", "group", "runtime", "measure", "unit", "element"})
         QVERIFY2(o[k].isString() && !o[k].toString().isEmpty(), k);
-      QVERIFY(o["threads"].toInt() == 2);
+      const bench::Benchmark* b = bench::find_benchmark(o["benchmark"].toString().toStdString());
+      QVERIFY(b != nullptr);
+      QCOMPARE(o["threads"].toInt(), int(b->info.threads != 0 ? b->info.threads : 2));
       QVERIFY(o["elements"].toDouble() >= 1);
       QVERIFY(o["error"].isNull());
+      QVERIFY(o["note"].isNull() || o["note"].isString());
       QCOMPARE(o["samples"].toArray().size(), 1);
       const QJsonObject s = o["statistics"].toObject();
       for (const char* k : {"count", "min", "q1", "median", "q3", "p95", "p99", "max", "mean", "stddev",
                             "outliers_mild", "outliers_severe"})
         QVERIFY2(s[k].isDouble(), k);
       QCOMPARE(s["median"].toDouble(), o["samples"].toArray()[0].toDouble());
-      QVERIFY(o["per_element"].toObject()["unit"].toString().contains('/'));
+      if (o["measure"].toString() == "ratio" || o["measure"].toString() == "rate") {
+        QCOMPARE(o["per_element"].toObject()["unit"].toString(), o["unit"].toString());  // the value itself
+      } else {
+        QVERIFY(o["per_element"].toObject()["unit"].toString().contains('/'));
+      }
       QVERIFY(o["distribution"].isNull() || o["distribution"].isObject());
       QVERIFY(o["phases"].isArray());
       QVERIFY(o["reference"].isNull() || o["reference"].toObject()["low"].isDouble());
@@ -275,6 +284,61 @@ class TestBenchmarks : public QObject {
     bench::Runner filtered(options([](auto& o) { o.filter = "quiescent"; }));
     QCOMPARE(filtered.selected().size(), std::size_t{5});
     QCOMPARE(filtered.case_count(), std::size_t{10});
+  }
+
+  void a_program_runs_its_own_benchmarks_with_the_suite_and_one_that_runs_once_has_one_result() {
+    struct Counting final : bench::Workload {
+      bench::Sample sample() override {
+        ++taken;
+        bench::Sample s;
+        s.value = 1.5;
+        return s;
+      }
+      std::string note() const override { return "took " + std::to_string(taken); }
+      int taken = 0;
+    };
+    const auto built_in = bench::benchmarks();
+    std::vector<bench::Benchmark> catalogue(built_in.begin(), built_in.end());
+    bench::BenchmarkInfo i;
+    i.name = "A program's own ratio";
+    i.group = "program";
+    i.description = "Needs no runtime.";
+    i.measure = bench::Measure::ratio;
+    i.unit = "×";
+    i.element = "run";
+    i.runs_once = true;
+    catalogue.push_back({i, [](actorscope::System&) { return std::make_unique<Counting>(); }});
+
+    bench::RunOptions o;
+    o.threads = 2;
+    o.filter = "^A program's own";
+    o.samples = 3;
+    o.warm_up = std::chrono::milliseconds(0);
+    bench::Runner runner(o, catalogue);
+    QCOMPARE(runner.case_count(), std::size_t{1});  // not one per runtime
+    const bench::RunReport report = runner.run();
+    QCOMPARE(report.results.size(), std::size_t{1});
+    const bench::Result& r = report.results[0];
+    QVERIFY2(r.ok(), r.error.c_str());
+    QCOMPARE(r.runtime, std::string("asio"));  // the first one named
+    QCOMPARE(r.threads, 0u);                   // it ran on none
+    QCOMPARE(r.samples, (std::vector<double>{1.5, 1.5, 1.5}));
+    QCOMPARE(r.note, std::string("took 3"));
+    QVERIFY(!r.has_per_element());
+
+    const QJsonObject o0 = QJsonDocument::fromJson(QByteArray::fromStdString(bench::to_json(report)))
+                               .object()["results"]
+                               .toArray()[0]
+                               .toObject();
+    QCOMPARE(o0["measure"].toString(), QString("ratio"));
+    QCOMPARE(o0["note"].toString(), QString("took 3"));
+    QCOMPARE(o0["per_element"].toObject()["unit"].toString(), QString("×"));
+    QCOMPARE(o0["per_element"].toObject()["median"].toDouble(), 1.5);
+
+    // The built-in list alone does not know it; a name given twice is refused.
+    QVERIFY_THROWS_EXCEPTION(bench::RunOptionsError, bench::Runner{o});
+    catalogue.push_back(catalogue.back());
+    QVERIFY_THROWS_EXCEPTION(bench::RunOptionsError, bench::Runner(o, catalogue));
   }
 
   void progress_arrives_on_the_calling_thread_and_the_cancel_flag_stops_the_run() {

@@ -316,6 +316,58 @@ class TestObserve : public QObject {
     QCOMPARE(count_kind(ev, obs::EventKind::message_handled), 100u);
   }
 
+  void sampled_timing_times_only_the_sampled_messages_and_says_how_many() {
+    auto sys = make_system();
+    obs::EventCollector collector(
+        {.interest = {.messages = true, .timing = true, .sample_every = 10, .time_sampled_only = true}});
+    sys->attach(collector);
+    Probe probe;
+    auto counter = sys->spawn<Counter>(Counter{.probe = &probe, .until = 1000}, {}).value();
+    for (int i = 0; i < 1000; ++i) QVERIFY(counter.cast(i));
+    QVERIFY(counter.wait(kTimeout));
+    const as::ActorStats st = counter.stats();
+    QCOMPARE(st.handled, 1000u);  // counts stay exact
+    QCOMPARE(st.timed, 100u);     // times only for the one message in ten that is sampled
+    sys->shutdown();
+    const auto ev = drain_all(collector);
+    std::uint64_t handled_events = 0;
+    as::Duration queue{}, handling{};
+    for (const auto& e : ev) {
+      if (e.kind != obs::EventKind::message_handled || e.actor != counter.id()) continue;
+      QVERIFY(e.timed);
+      ++handled_events;
+      queue += e.queue;
+      handling += e.handling;
+    }
+    QCOMPARE(handled_events, 100u);
+    // The sums are exactly the times of the sampled messages, the ones their events carry.
+    QCOMPARE(st.queue_time, queue);
+    QCOMPARE(st.handling_time, handling);
+  }
+
+  void an_observer_that_times_every_message_outranks_sampled_timing() {
+    const obs::Interest sampled{
+        .messages = true, .timing = true, .sample_every = 10, .time_sampled_only = true};
+    const obs::Interest every{.timing = true, .sample_every = 10};
+    QVERIFY(sampled.merged(obs::Interest{}).time_sampled_only);  // nothing attached alongside wants more
+    QVERIFY(!sampled.merged(every).time_sampled_only);
+    QVERIFY(!every.merged(sampled).time_sampled_only);
+    QVERIFY(sampled.merged(every).timing);
+
+    auto sys = make_system();
+    obs::EventCollector events({.interest = sampled});
+    obs::EventCollector times({.interest = every});
+    sys->attach(events);
+    sys->attach(times);
+    Probe probe;
+    auto counter = sys->spawn<Counter>(Counter{.probe = &probe, .until = 200}, {}).value();
+    for (int i = 0; i < 200; ++i) QVERIFY(counter.cast(i));
+    QVERIFY(counter.wait(kTimeout));
+    QCOMPARE(counter.stats().timed, 200u);
+    sys->detach(times);
+    sys->detach(events);
+  }
+
   void actor_stats_count_exactly_and_see_a_mailbox_grow_behind_a_slow_handler() {
     auto sys = make_system();
     Probe probe;
@@ -335,6 +387,7 @@ class TestObserve : public QObject {
     QCOMPARE(st.mailbox_depth, 0u);
     QVERIFY2(st.mailbox_max >= 9, std::to_string(st.mailbox_max).c_str());
     QCOMPARE(st.queue_time, as::Duration::zero());  // nobody asked for timing
+    QCOMPARE(st.timed, 0u);
 
     auto target = sys->spawn<Counter>(Counter{.probe = &probe, .until = 5}, {}).value();
     auto sender = sys->spawn<Sender>(Sender{.n = 5}, {}).value();
@@ -400,6 +453,7 @@ class TestObserve : public QObject {
     }
     QCOMPARE(st.handling_time, e.handling);
     QCOMPARE(st.queue_time, e.queue);
+    QCOMPARE(st.timed, 1u);
   }
 
   void a_full_buffer_drops_events_and_counts_every_one() {

@@ -119,6 +119,38 @@ class TestSystemState : public QObject {
     }
   }
 
+  void a_format_1_image_reads_with_every_timed_message_counted() {
+    // Format 1 had no ActorRecord::timed: whenever it timed, it timed every message.
+    auto with_timed = [](std::uint64_t timed) {
+      obs::SystemState s;
+      obs::Event e{.kind = obs::EventKind::spawned, .actor = pid(2), .name = "w", .text = "Worker"};
+      e.seq = 1;
+      e.time = as::TimePoint{} + 1ms;
+      s.apply(e);
+      s.apply(obs::StatsSample{.end = as::TimePoint{} + 2ms,
+                               .actor = pid(2),
+                               .handled = 7,
+                               .timed = timed,
+                               .queue_time = 3us,
+                               .handling_time = 4us});
+      return s;
+    };
+    const std::string zero = with_timed(0).serialize();
+    const std::string five = with_timed(5).serialize();
+    QCOMPARE(zero.size(), five.size());
+    std::vector<std::size_t> diff;
+    for (std::size_t i = 0; i < zero.size(); ++i)
+      if (zero[i] != five[i]) diff.push_back(i);
+    QCOMPARE(diff.size(), 1u);  // the one-byte varint of `timed`
+    std::string v1 = zero;
+    v1.erase(diff[0], 1);
+    QCOMPARE(int(v1[4]), 2);  // the image's format number
+    v1[4] = 1;
+    const obs::SystemState back = obs::SystemState::deserialize(v1);
+    QCOMPARE(back.actor(pid(2))->timed, 7u);
+    QVERIFY(back == with_timed(7));
+  }
+
   void the_state_at_a_time_is_a_keyframe_plus_the_events_after_it() {
     const auto ev = script();
     for (std::size_t key : {std::size_t{0}, std::size_t{1}, ev.size() / 3, ev.size() / 2, ev.size() - 1}) {

@@ -41,6 +41,21 @@ std::uint64_t handled_in_stats(const as::SessionReader& r, std::int64_t session,
   return n;
 }
 
+std::uint64_t timed_in_stats(const as::SessionReader& r, std::int64_t session, as::ActorId id) {
+  std::uint64_t n = 0;
+  for (const auto& s : r.stats(session))
+    if (s.actor == id) n += s.timed;
+  return n;
+}
+
+/// The handling times that the recorded message_handled events of `id` carry, added up.
+as::Duration handling_in_events(const as::SessionReader& r, std::int64_t session, as::ActorId id) {
+  as::Duration sum{};
+  for (const obs::Event& e : r.events(session, {.actors = {id}, .kinds = {obs::EventKind::message_handled}}))
+    if (e.actor == id && e.timed) sum += e.handling;
+  return sum;
+}
+
 /// Times spread over the session: the first event, quartiles, the last.
 std::vector<as::TimePoint> times_across(const std::vector<obs::Event>& ev) {
   std::vector<as::TimePoint> out;
@@ -166,14 +181,21 @@ class TestRecorder : public QObject {
           QCOMPARE(handled_events, 0u);
           QCOMPARE(s.sample_every, 0u);
           QCOMPARE(end.actor(counter.id())->handling_time, as::Duration::zero());
+          QCOMPARE(timed_in_stats(r, s.id, counter.id()), 0u);
           break;
         case as::Detail::sampled:
           QCOMPARE(handled_events, 100u);
           QCOMPARE(s.sample_every, 10u);
+          // Only the sampled messages are timed, and actor_stats says so: the sums are theirs.
+          QCOMPARE(timed_in_stats(r, s.id, counter.id()), 100u);
+          QCOMPARE(end.actor(counter.id())->timed, 100u);
+          QCOMPARE(end.actor(counter.id())->handling_time, handling_in_events(r, s.id, counter.id()));
           break;
         case as::Detail::full:
           QCOMPARE(handled_events, 1000u);
           QCOMPARE(end.actor(counter.id())->handling_ns.count(), 1000u);
+          QCOMPARE(timed_in_stats(r, s.id, counter.id()), 1000u);
+          QCOMPARE(end.actor(counter.id())->handling_time, handling_in_events(r, s.id, counter.id()));
           break;
       }
     }

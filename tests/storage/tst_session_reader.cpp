@@ -237,6 +237,55 @@ class TestSessionReader : public QObject {
     }
   }
 
+  void a_format_1_recording_is_read_as_one_and_migrated_when_a_session_is_added() {
+    const auto file = path_in(dir_, "format1.db");
+    {
+      as::Recorder rec(file, {.detail = as::Detail::sampled, .sample_every = 10, .stats_interval = 2ms});
+      as::System sys{as::make_runtime("asio", {.threads = 2})};
+      sys.attach(rec);
+      WorkloadResult w;
+      run_workload(sys, w, 2, 20, 50);
+      if (QTest::currentTestFailed()) return;
+    }
+    {  // What format 1 was: no actor_stats.timed (every message was timed at sampled and full).
+      Sqlite db(file);
+      QVERIFY(
+          db.exec("ALTER TABLE actor_stats DROP COLUMN timed; "
+                  "UPDATE meta SET value = '1' WHERE key = 'format_version'"));
+    }
+    auto check_timed_is_handled = [](const as::SessionReader& r, std::int64_t session) {
+      const auto stats = r.stats(session);
+      QVERIFY(!stats.empty());
+      std::uint64_t handled = 0;
+      for (const auto& x : stats) {
+        QCOMPARE(x.timed, x.handled);
+        handled += x.handled;
+      }
+      QVERIFY(handled > 0);
+    };
+    std::int64_t first = 0;
+    {
+      const as::SessionReader r(file);
+      QCOMPARE(r.format_version(), 1);
+      first = r.sessions().front().id;
+      check_timed_is_handled(r, first);
+      QVERIFY(r.state_at(first, as::TimePoint::max()).events_applied() > 0);
+    }
+    {  // A recorder that adds a session brings the file to the current format first.
+      as::Recorder rec(file, {.detail = as::Detail::lifecycle, .stats_interval = 2ms});
+      as::System sys{as::make_runtime("asio", {.threads = 2})};
+      sys.attach(rec);
+      WorkloadResult w;
+      run_workload(sys, w, 2, 20, 50);
+      if (QTest::currentTestFailed()) return;
+    }
+    const as::SessionReader r(file);
+    QCOMPARE(r.format_version(), as::kRecordingFormatVersion);
+    QCOMPARE(r.sessions().size(), 2u);
+    check_timed_is_handled(r, first);  // the migration fills it in as format 1 meant it
+    for (const auto& x : r.stats(r.sessions().back().id)) QCOMPARE(x.timed, 0u);  // lifecycle times nothing
+  }
+
   void a_recording_in_progress_can_be_read_while_it_is_written() {
     const auto file = path_in(dir_, "live.db");
     as::Recorder rec(file, {.detail = as::Detail::full, .flush_interval = 1ms});

@@ -61,6 +61,7 @@ std::optional<ActorDetails> inspect(const observe::SystemState& state, ActorId i
   d.mailbox = a->alive() ? a->mailbox_depth : 0;
   d.mailboxMax = a->mailbox_max;
   d.rate = messagesPerSecond(state, *a);
+  d.timed = a->timed;
   d.queueTotal = a->queue_time;
   d.handlingTotal = a->handling_time;
   d.queue = a->queue_ns;

@@ -55,6 +55,9 @@ struct ActorDetails {
   std::uint64_t mailbox = 0;
   std::uint64_t mailboxMax = 0;
   double rate = 0;
+  /// The messages whose times the totals hold: fewer than `handled` when only sampled messages
+  /// were timed (a recording at `sampled` detail).
+  std::uint64_t timed = 0;
   Duration queueTotal{};
   Duration handlingTotal{};
   observe::LogHistogram queue;

@@ -268,9 +268,17 @@ void ActorInspector::render(const ActorDetails& d) {
     row(QStringLiteral("Timers"), t.join(QStringLiteral("<br>")));
   }
   row(QStringLiteral("Spawned"), formatSince(d.spawned, d.origin));
-  if (d.handled > 0 && d.handlingTotal > Duration::zero())
-    row(QStringLiteral("Busy"), QStringLiteral("%1 handling, %2 queued in total")
-                                    .arg(formatDuration(d.handlingTotal), formatDuration(d.queueTotal)));
+  if (d.handled > 0 && d.handlingTotal > Duration::zero()) {
+    if (d.timed >= d.handled) {
+      row(QStringLiteral("Busy"), QStringLiteral("%1 handling, %2 queued in total")
+                                      .arg(formatDuration(d.handlingTotal), formatDuration(d.queueTotal)));
+    } else {  // only sampled messages were timed: the totals are theirs, not the actor's
+      row(QStringLiteral("Busy"), QStringLiteral("%1 handling, %2 queued over the %3 timed messages of %4")
+                                      .arg(formatDuration(d.handlingTotal), formatDuration(d.queueTotal))
+                                      .arg(d.timed)
+                                      .arg(d.handled));
+    }
+  }
   html += QStringLiteral("</table>");
   facts_->setText(html);
 

@@ -16,6 +16,8 @@ const char* measure_name(Measure m) {
     case Measure::time: return "time";
     case Measure::latency: return "latency";
     case Measure::memory: return "memory";
+    case Measure::rate: return "rate";
+    case Measure::ratio: return "ratio";
   }
   return "time";
 }

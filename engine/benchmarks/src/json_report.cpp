@@ -15,6 +15,8 @@ const char* measure_name(Measure m) {
     case Measure::time: return "time";
     case Measure::latency: return "latency";
     case Measure::memory: return "memory";
+    case Measure::rate: return "rate";
+    case Measure::ratio: return "ratio";
   }
   return "time";
 }
@@ -197,6 +199,12 @@ std::string to_json(const RunReport& report) {
     } else {
       w.value(r.error);
     }
+    w.key("note");
+    if (r.note.empty()) {
+      w.null();
+    } else {
+      w.value(r.note);
+    }
     w.field("warm_up_iterations", r.warm_up_iterations);
     w.key("samples");
     w.begin_array();
@@ -206,8 +214,13 @@ std::string to_json(const RunReport& report) {
     write_statistics(w, r.statistics);
     w.key("per_element");
     w.begin_object();
-    w.field("median", r.ok() && r.elements > 0 ? r.median_per_element() : 0.0);
-    w.field("unit", r.unit + "/" + r.element);
+    if (r.has_per_element()) {
+      w.field("median", r.ok() && r.elements > 0 ? r.median_per_element() : 0.0);
+      w.field("unit", r.unit + "/" + r.element);
+    } else {  // a rate or a ratio is already the figure: no division by elements
+      w.field("median", r.ok() ? r.statistics.median : 0.0);
+      w.field("unit", r.unit);
+    }
     w.end_object();
     w.key("distribution");
     if (r.distribution) {

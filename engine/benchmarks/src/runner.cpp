@@ -57,7 +57,17 @@ const Result* RunReport::find(std::string_view benchmark, std::string_view runti
   return nullptr;
 }
 
-Runner::Runner(RunOptions options) : options_(std::move(options)) {
+Runner::Runner(RunOptions options) : Runner(std::move(options), benchmarks()) {}
+
+Runner::Runner(RunOptions options, std::span<const Benchmark> catalogue) : options_(std::move(options)) {
+  for (std::size_t i = 0; i < catalogue.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (catalogue[i].info.name == catalogue[j].info.name) {
+        std::string m = "two benchmarks are called \"";
+        m += catalogue[i].info.name;
+        m += "\"; names must be unique";
+        throw RunOptionsError(m);
+      }
   const std::vector<std::string> known = runtime_names();
   if (options_.runtimes.empty())
     throw RunOptionsError("no runtime to run the benchmarks on: name at least one (this build knows " + joined(known) + ")");
@@ -86,11 +96,17 @@ Runner::Runner(RunOptions options) : options_(std::move(options)) {
                             ")");
     }
   }
-  for (const Benchmark& b : benchmarks())
+  for (const Benchmark& b : catalogue)
     if (!filter || std::regex_search(b.info.name, *filter)) selected_.push_back(&b);
   if (selected_.empty())
     throw RunOptionsError("the filter \"" + options_.filter + "\" matches none of the " +
-                          std::to_string(benchmarks().size()) + " benchmarks' names");
+                          std::to_string(catalogue.size()) + " benchmarks' names");
+}
+
+std::size_t Runner::case_count() const noexcept {
+  std::size_t n = 0;
+  for (const Benchmark* b : selected_) n += b->info.runs_once ? 1 : options_.runtimes.size();
+  return n;
 }
 
 RunReport Runner::run() {
@@ -104,7 +120,9 @@ RunReport Runner::run() {
   const std::size_t count = case_count();
   std::size_t index = 0;
   for (const Benchmark* b : selected_) {
-    for (const std::string& runtime : options_.runtimes) {
+    const std::size_t runtimes = b->info.runs_once ? 1 : options_.runtimes.size();
+    for (std::size_t rt = 0; rt < runtimes; ++rt) {
+      const std::string& runtime = options_.runtimes[rt];
       ++index;
       if (cancel_ != nullptr && cancel_->load(std::memory_order_acquire)) {
         report.cancelled = true;
@@ -134,10 +152,10 @@ RunReport Runner::run() {
       std::unique_ptr<System> system;
       try {
         RuntimeOptions ro;
-        ro.threads = options_.threads;
+        ro.threads = info.threads != 0 ? info.threads : options_.threads;
         ro.idle_spin = options_.idle_spin;
         system = std::make_unique<System>(make_runtime(runtime, ro));
-        r.threads = system->runtime().thread_count();
+        r.threads = info.runs_once ? 0 : system->runtime().thread_count();
       } catch (const std::exception& e) {
         r.error = std::string("could not start the runtime: ") + e.what();
       }
@@ -150,7 +168,8 @@ RunReport Runner::run() {
         std::thread driver([&] {
           auto cancelled = [&] { return cancel_ != nullptr && cancel_->load(std::memory_order_acquire); };
           try {
-            std::unique_ptr<Workload> w = b->make(*system);
+            std::unique_ptr<Workload> w =
+                options_.quick && b->make_quick ? b->make_quick(*system) : b->make(*system);
             const auto warm_up = options_.warm_up ? *options_.warm_up : options_.quick ? info.quick_warm_up : info.warm_up;
             if (warm_up.count() > 0) {
               Progress p = base;
@@ -181,6 +200,7 @@ RunReport Runner::run() {
               p.sample = i + 1;
               channel.post(p);
             }
+            r.note = w->note();
             w.reset();  // leaves no actor running
           } catch (const std::exception& e) {
             r.error = e.what();

@@ -24,8 +24,13 @@ struct ActorStats {
   /// Messages waiting now, and the most that were ever waiting when the actor looked.
   std::uint64_t mailbox_depth = 0;
   std::uint64_t mailbox_max = 0;
-  /// Total time messages spent queued and being handled. Counted only while an attached observer
-  /// asks for timing (observe::Interest::timing); otherwise zero.
+  /// Messages whose times are in queue_time and handling_time. Every message handled while an
+  /// attached observer asks for timing of every message (observe::Interest::timing); only the
+  /// sampled ones when it asks for them alone (Interest::time_sampled_only: a recorder at
+  /// `sampled` detail); none without timing.
+  std::uint64_t timed = 0;
+  /// Total time the `timed` messages spent queued and being handled; zero without timing. The
+  /// mean per message is the sum over `timed`, not over `handled`.
   Duration queue_time{};
   Duration handling_time{};
 

@@ -241,6 +241,7 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   std::atomic<std::uint64_t> supervision_handled_{0};
   std::atomic<std::uint64_t> child_failures_{0};
   std::atomic<std::uint64_t> mailbox_max_{0};
+  std::atomic<std::uint64_t> timed_{0};  // messages in queue_ns_ and handling_ns_
   std::atomic<std::uint64_t> queue_ns_{0};
   std::atomic<std::uint64_t> handling_ns_{0};
 

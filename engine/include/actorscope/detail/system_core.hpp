@@ -50,10 +50,11 @@ inline constexpr bool kObserve = ACTORSCOPE_OBSERVE != 0;
 
 /// What the attached observers want, as bits a hook site tests with one relaxed load.
 enum ObserveFlags : std::uint8_t {
-  kObserved = 1,   ///< some observer is attached: lifecycle events flow
-  kMessages = 2,   ///< message events
-  kTiming = 4,     ///< read the clock around messages
-  kTypeNames = 8,  ///< name message types
+  kObserved = 1,        ///< some observer is attached: lifecycle events flow
+  kMessages = 2,        ///< message events
+  kTiming = 4,          ///< read the clock around every message
+  kTypeNames = 8,       ///< name message types
+  kSampledTiming = 16,  ///< read the clock around the sampled messages only (never with kTiming)
 };
 
 class SystemCore {
@@ -100,7 +101,7 @@ class SystemCore {
     if constexpr (!kObserve) return 0;
     return obs_flags_.load(std::memory_order_relaxed);
   }
-  /// With kMessages: one message in this many per receiver becomes events.
+  /// With kMessages or kSampledTiming: one message in this many per receiver is sampled.
   std::uint32_t sample_every() const noexcept { return obs_sample_.load(std::memory_order_relaxed); }
   /// A fresh id pairing a sampled message's send with its handling. @thread any
   std::uint64_t next_trace() noexcept { return next_trace_.fetch_add(1, std::memory_order_relaxed); }

@@ -25,18 +25,30 @@ struct Interest {
   /// message_sent and message_handled events.
   bool messages = false;
   /// Queue and handling times: the clock is read around every message (also without message
-  /// events, for the per-actor time sums in ActorStats).
+  /// events, for the per-actor time sums in ActorStats), or only around the sampled ones (see
+  /// time_sampled_only).
   bool timing = false;
   /// Message type names on message events.
   bool type_names = false;
-  /// With `messages`: one message in this many (per receiving actor) becomes a pair of events;
-  /// 1 = every message. Counters and time sums stay exact whatever the sampling.
+  /// One message in this many (per receiving actor) is sampled: with `messages` it becomes a pair
+  /// of events; 1 = every message. Message counts stay exact whatever the sampling.
   std::uint32_t sample_every = 1;
+  /// With `timing`: read the clock only for the sampled messages, three reads for one message in
+  /// `sample_every` instead of three for every message. The time sums in ActorStats then cover
+  /// the timed messages only, and ActorStats::timed says how many they are.
+  bool time_sampled_only = false;
 
-  /// The union of two interests (the finer sampling wins).
+  /// The union of two interests: the finer sampling wins, and every message is timed if either
+  /// side wants every message timed.
   Interest merged(const Interest& o) const noexcept {
-    return {messages || o.messages, timing || o.timing, type_names || o.type_names,
-            sample_every < o.sample_every ? sample_every : o.sample_every};
+    Interest m;
+    m.messages = messages || o.messages;
+    m.timing = timing || o.timing;
+    m.type_names = type_names || o.type_names;
+    m.sample_every = sample_every < o.sample_every ? sample_every : o.sample_every;
+    const bool every = (timing && !time_sampled_only) || (o.timing && !o.time_sampled_only);
+    m.time_sampled_only = m.timing && !every;
+    return m;
   }
   friend bool operator==(const Interest&, const Interest&) = default;
 };

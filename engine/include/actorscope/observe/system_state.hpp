@@ -36,6 +36,8 @@ struct StatsSample {
   /// actor set a new high-water mark in it; otherwise the larger of the depths at its two ends).
   std::uint64_t mailbox_depth = 0;
   std::uint64_t mailbox_max = 0;
+  /// Messages of the bucket whose times are in queue_time and handling_time (ActorStats::timed).
+  std::uint64_t timed = 0;
   Duration queue_time{};
   Duration handling_time{};
 
@@ -78,6 +80,9 @@ struct ActorRecord {
   std::uint64_t sent = 0;
   std::uint64_t mailbox_depth = 0;
   std::uint64_t mailbox_max = 0;
+  /// The messages whose times the two sums hold: all of them when every message was timed, the
+  /// sampled ones at sampled timing (a recording at `sampled` detail).
+  std::uint64_t timed = 0;
   Duration queue_time{};
   Duration handling_time{};
   // From lifecycle events (never sampled).

@@ -44,7 +44,8 @@ struct RecorderOptions {
   };
 
   Detail detail = Detail::sampled;
-  /// Detail::sampled: one message in this many (per receiving actor) becomes a sent/handled pair.
+  /// Detail::sampled: one message in this many (per receiving actor) becomes a sent/handled pair;
+  /// only these are timed (actor_stats.timed counts them).
   std::uint32_t sample_every = 100;
   /// How often exact per-actor statistics are polled into actor_stats.
   Duration stats_interval = std::chrono::milliseconds(100);

@@ -9,13 +9,13 @@ namespace actorscope {
 
 /// The format this build writes (meta.format_version). Readers accept every format up to it;
 /// a writer that opens an older file migrates it first.
-inline constexpr int kRecordingFormatVersion = 1;
+inline constexpr int kRecordingFormatVersion = 2;
 
 /// How much of the event stream a session keeps. Lifecycle events (spawns, exits, links,
 /// supervision, groups, names, timers) and the exact per-actor statistics are always recorded.
 enum class Detail {
   lifecycle,  ///< no message events and no timing: the cheapest
-  sampled,    ///< one message in N becomes a sent/handled pair (with timing and type names)
+  sampled,    ///< one message in N becomes a sent/handled pair, with type names; only those are timed
   full,       ///< every message, with queue and handling times and type names
 };
 

@@ -28,6 +28,8 @@ enum class Measure : std::uint8_t {
   time,     ///< the duration of the timed region, in ns
   latency,  ///< a duration in ns per sample, plus individual latencies pooled into a distribution
   memory,   ///< bytes (heap growth per actor)
+  rate,     ///< things per second (unit "events/s"): higher is better; no per-element figure
+  ratio,    ///< one measured time over another (unit "×"), such as a slowdown; no per-element figure
 };
 
 /// A figure measured elsewhere, for comparison: ractor 0.9.3 on tokio on this project's machine
@@ -42,12 +44,13 @@ struct BenchmarkInfo {
   /// Unique. The five core benchmarks carry ractor's exact criterion names.
   std::string name;
   /// "core" (ractor's five, ractor's timing), "core-quiescent" (the same, timed from the first spawn
-  /// to the last exit), "messaging", "lifecycle", "timers", "memory".
+  /// to the last exit), "messaging", "lifecycle", "timers", "memory", "observe"; programs that add
+  /// their own benchmarks name theirs ("recording").
   std::string group;
   /// One or two sentences: what is timed and what is not.
   std::string description;
   Measure measure = Measure::time;
-  /// The unit of a sample's value: "ns" or "B".
+  /// The unit of a sample's value: "ns", "B", "events/s" or "×".
   std::string unit = "ns";
   /// Work items per sample (actors spawned, messages handled, ...). The per-unit figure of a sample
   /// is value / elements.
@@ -58,6 +61,12 @@ struct BenchmarkInfo {
   bool throughput = false;
   /// ractor's figure for the same benchmark, when there is one.
   std::optional<ReferenceRange> reference;
+  /// Worker threads of the case's System when the benchmark is defined on a given number (the
+  /// single-actor loops run on 1), whatever RunOptions::threads says; 0: RunOptions::threads.
+  unsigned threads = 0;
+  /// The workload does not use the case's runtime at all (it feeds a recorder directly, or reads a
+  /// file): it runs once, under the first runtime named, instead of once per runtime.
+  bool runs_once = false;
   /// Samples and warm-up, in a full run and with --quick.
   unsigned samples = 30;
   unsigned quick_samples = 10;
@@ -92,14 +101,21 @@ class Workload {
   virtual ~Workload() = default;
   /// Runs the untimed setup, the timed region and the untimed teardown of one sample.
   virtual Sample sample() = 0;
+  /// What a reader of the result should know about how it ran (a smaller file in a quick run,
+  /// events dropped), asked once after the last sample; empty for nothing.
+  virtual std::string note() const { return {}; }
 };
 
 struct Benchmark {
   BenchmarkInfo info;
   std::function<std::unique_ptr<Workload>(System&)> make;
+  /// Made instead of `make` in a quick run when the full workload cannot be quick (a file of a
+  /// million events to build first); its note() says what it does differently. Empty: `make`.
+  std::function<std::unique_ptr<Workload>(System&)> make_quick{};
 };
 
-/// Every built-in benchmark, in the order they run and are reported.
+/// Every built-in benchmark, in the order they run and are reported. A program can run more:
+/// see Runner's catalogue.
 std::span<const Benchmark> benchmarks();
 
 /// The benchmark called `name`, or nullptr.

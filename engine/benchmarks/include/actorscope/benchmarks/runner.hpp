@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -83,6 +84,8 @@ struct Result {
   /// ractor's figure for the same benchmark, if any (copied from BenchmarkInfo).
   std::optional<ReferenceRange> reference;
   std::size_t warm_up_iterations = 0;
+  /// What the workload said about how it ran (Workload::note); empty for most.
+  std::string note;
   /// Non-empty when the workload could not run (a spawn failed, actors never finished). Such a
   /// result has no statistics. It is never a verdict on speed.
   std::string error;
@@ -90,6 +93,8 @@ struct Result {
   bool ok() const noexcept { return error.empty(); }
   /// The median per element (ns per message, ns per actor, bytes per actor).
   double median_per_element() const noexcept { return statistics.median / elements; }
+  /// Whether a per-element figure means anything: not for rates and ratios.
+  bool has_per_element() const noexcept { return measure != Measure::rate && measure != Measure::ratio; }
 };
 
 struct RunReport {
@@ -99,7 +104,8 @@ struct RunReport {
   MachineInfo machine;
   std::string git_revision;
   RunOptions options;
-  /// In run order: for each benchmark, one result per runtime.
+  /// In run order: for each benchmark, one result per runtime (only the first runtime's for a
+  /// benchmark that runs once).
   std::vector<Result> results;
   /// The cancel flag was raised: `results` holds the cases that finished before.
   bool cancelled = false;
@@ -114,14 +120,19 @@ class Runner {
 
   /// Validates everything up front, so that a mistake costs no run: throws RunOptionsError for a
   /// bad filter, no runtime, a duplicated runtime or zero samples; UnknownRuntimeError for a
-  /// runtime name no linked backend provides.
+  /// runtime name no linked backend provides. Runs the built-in benchmarks (benchmarks()).
   explicit Runner(RunOptions options);
+  /// The same, choosing from `catalogue` instead of the built-in list: a program that has
+  /// benchmarks of its own runs them with the suite's (`actorscope bench` adds the recording
+  /// measurements of storage/benchmarks). Names must be unique (RunOptionsError otherwise). The
+  /// catalogue must outlive the Runner.
+  Runner(RunOptions options, std::span<const Benchmark> catalogue);
 
   const RunOptions& options() const noexcept { return options_; }
   /// The benchmarks the filter selected, in run order.
   const std::vector<const Benchmark*>& selected() const noexcept { return selected_; }
-  /// Cases = selected benchmarks × runtimes.
-  std::size_t case_count() const noexcept { return selected_.size() * options_.runtimes.size(); }
+  /// Cases = selected benchmarks × runtimes (one case only for a benchmark that runs once).
+  std::size_t case_count() const noexcept;
 
   /// Called on the thread that called run(), between samples.
   void on_progress(ProgressCallback callback) { progress_ = std::move(callback); }
