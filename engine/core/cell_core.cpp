@@ -156,14 +156,10 @@ void CellCore::note_mailbox_depth() noexcept {
 void CellCore::count_handled(bool failed) noexcept {
   bump(handled_);
   if constexpr (!kObserve) return;
-  auto& n = static_cast<MessageNode&>(*in_flight_);
-  // A message that was neither sampled nor timed when it was sent has nothing to report: the node
-  // says so without a look at the System's flags (the detached hook's cost per message, see
-  // docs/PERFORMANCE.md).
-  if (n.trace == 0 && n.enqueued_ns == 0) [[likely]]
-    return;
   const std::uint8_t obs = sys_.observing();
-  if (obs == 0) return;
+  if (obs == 0) [[likely]]
+    return;
+  auto& n = static_cast<MessageNode&>(*in_flight_);
   const bool timing =
       (obs & (kTiming | kSampledTiming)) != 0 && n.enqueued_ns != 0 && in_flight_started_ != TimePoint{};
   Duration queue{}, handling{};
@@ -456,8 +452,8 @@ CellCore::DrainEnd CellCore::drain() noexcept {
       if constexpr (kObserve) {
         // Only a message that was timed when it was sent is timed now (at sampled timing, the
         // sampled ones): the others cost no clock read.
-        if (static_cast<MessageNode*>(n)->enqueued_ns != 0) [[unlikely]]
-          in_flight_started_ = (sys_.observing() & (kTiming | kSampledTiming)) ? runtime_.now() : TimePoint{};
+        if (sys_.observing() & (kTiming | kSampledTiming)) [[unlikely]]
+          in_flight_started_ = static_cast<MessageNode*>(n)->enqueued_ns != 0 ? runtime_.now() : TimePoint{};
       }
       begin_hook(Hook::message, run_message(*n));
       if (phase_ == Phase::finished) return DrainEnd::finished;
