@@ -2,6 +2,7 @@
 #include "actors/actors_view.hpp"
 
 #include "actors/actors_table_model.hpp"
+#include "common/actor_table.hpp"
 #include "common/icons.hpp"
 #include "common/roles.hpp"
 #include "common/search_field.hpp"
@@ -19,24 +20,14 @@ namespace actorscope::views {
 ActorsView::ActorsView(ActorSelection* selection, ActorControl* control, QWidget* parent)
     : QWidget(parent), selection_(selection), control_(control) {
   model_ = new ActorsTableModel(this);
-  table_ = new QTableView(this);
+  table_ = makeActorTable(this);
   table_->setModel(model_);
   table_->setSortingEnabled(true);
   table_->sortByColumn(ActorsTableModel::RateColumn, Qt::DescendingOrder);
-  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-  table_->setSelectionMode(QAbstractItemView::SingleSelection);
-  table_->setAlternatingRowColors(true);
-  table_->setShowGrid(false);
-  table_->setWordWrap(false);
-  table_->setContextMenuPolicy(Qt::CustomContextMenu);
-  table_->verticalHeader()->hide();
-  table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
-  table_->horizontalHeader()->setHighlightSections(false);
   table_->horizontalHeader()->setStretchLastSection(true);
   table_->horizontalHeader()->setMinimumSectionSize(40);
-  const int digit = table_->fontMetrics().horizontalAdvance(QLatin1Char('0'));
-  const int widths[ActorsTableModel::ColumnCount] = {17, 5, 7, 7, 7, 9, 9, 7, 7, 7, 6, 7, 6, 12};
-  for (int c = 0; c < ActorsTableModel::ColumnCount; ++c) table_->setColumnWidth(c, widths[c] * digit + 10);
+  static_assert(ActorsTableModel::ColumnCount == 14, "a width for every column");
+  setColumnWidthsInDigits(table_, {17, 5, 7, 7, 7, 9, 9, 7, 7, 7, 6, 7, 6, 12}, 10);
 
   search_ = new SearchField(QStringLiteral("Filter by name, type or id"), this);
   showStopped_ = new QToolButton(this);
@@ -67,11 +58,12 @@ ActorsView::ActorsView(ActorSelection* selection, ActorControl* control, QWidget
     model_->setShowStopped(on);
     followSelection(selection_->current());
   });
-  connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-    if (syncing_) return;
-    const ActorId id = model_->actorAt(current.row());
-    if (id.is_valid()) selection_->select(id);
-  });
+  connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+          [this](const QModelIndex& current) {
+            if (syncing_) return;
+            const ActorId id = model_->actorAt(current.row());
+            if (id.is_valid()) selection_->select(id);
+          });
   connect(table_, &QTableView::customContextMenuRequested, this, [this](const QPoint& pos) {
     if (QMenu* menu = contextMenuFor(table_->indexAt(pos))) menu->popup(table_->viewport()->mapToGlobal(pos));
   });
@@ -81,7 +73,8 @@ ActorsView::ActorsView(ActorSelection* selection, ActorControl* control, QWidget
 void ActorsView::setState(const observe::SystemState& state) {
   model_->update(state);
   summary_->setText(QStringLiteral("%1 of %2 actors").arg(model_->rowCount()).arg(state.actors().size()));
-  if (!table_->currentIndex().isValid() && selection_->current().is_valid()) followSelection(selection_->current());
+  if (!table_->currentIndex().isValid() && selection_->current().is_valid())
+    followSelection(selection_->current());
 }
 
 void ActorsView::resetSession() {

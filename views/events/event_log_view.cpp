@@ -1,6 +1,7 @@
 // The event log widget and its filter proxy.
 #include "events/event_log_view.hpp"
 
+#include "common/actor_table.hpp"
 #include "common/icons.hpp"
 #include "common/roles.hpp"
 #include "common/search_field.hpp"
@@ -48,18 +49,9 @@ EventLogView::EventLogView(ActorSelection* selection, ActorControl* control, QWi
   filter_->setFilterCaseSensitivity(Qt::CaseInsensitive);
   filter_->setDynamicSortFilter(false);
 
-  table_ = new QTableView(this);
+  table_ = makeActorTable(this);
   table_->setModel(filter_);
-  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-  table_->setSelectionMode(QAbstractItemView::SingleSelection);
-  table_->setAlternatingRowColors(true);
-  table_->setShowGrid(false);
-  table_->setWordWrap(false);
-  table_->setContextMenuPolicy(Qt::CustomContextMenu);
-  table_->verticalHeader()->hide();
-  table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
   table_->horizontalHeader()->setStretchLastSection(true);
-  table_->horizontalHeader()->setHighlightSections(false);
   const int digit = table_->fontMetrics().horizontalAdvance(QLatin1Char('0'));
   table_->setColumnWidth(EventLogModel::TimeColumn, 8 * digit + 10);
   table_->setColumnWidth(EventLogModel::KindColumn, 19 * digit);
@@ -114,15 +106,18 @@ EventLogView::EventLogView(ActorSelection* selection, ActorControl* control, QWi
   layout->addWidget(table_, 1);
 
   connect(search_, &SearchField::searchChanged, this, &EventLogView::setSearch);
-  connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-    const ActorId id = current.siblingAtColumn(EventLogModel::ActorColumn).data(ActorIdRole).value<ActorId>();
-    if (id.is_valid()) selection_->select(id);
-  });
+  connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+          [this](const QModelIndex& current) {
+            const ActorId id =
+                current.siblingAtColumn(EventLogModel::ActorColumn).data(ActorIdRole).value<ActorId>();
+            if (id.is_valid()) selection_->select(id);
+          });
   connect(table_, &QTableView::customContextMenuRequested, this, [this](const QPoint& pos) {
     const QModelIndex idx = table_->indexAt(pos);
     const ActorId id = idx.data(ActorIdRole).value<ActorId>();
     if (!id.is_valid()) return;
-    makeActorMenu(this, id, idx.data().toString(), selection_, control_)->popup(table_->viewport()->mapToGlobal(pos));
+    makeActorMenu(this, id, idx.data().toString(), selection_, control_)
+        ->popup(table_->viewport()->mapToGlobal(pos));
   });
 }
 
@@ -136,7 +131,9 @@ void EventLogView::setCategoryMask(int mask) {
   summary_->setText(QStringLiteral("%1 of %2").arg(filter_->rowCount()).arg(model_->rowCount()));
 }
 
-int EventLogView::visibleRows() const { return filter_->rowCount(); }
+int EventLogView::visibleRows() const {
+  return filter_->rowCount();
+}
 
 void EventLogView::setState(const observe::SystemState& state) {
   QScrollBar* bar = table_->verticalScrollBar();

@@ -1,6 +1,7 @@
 // The timers widget.
 #include "timers/timers_view.hpp"
 
+#include "common/actor_table.hpp"
 #include "common/roles.hpp"
 #include "common/search_field.hpp"
 #include "timers/timers_model.hpp"
@@ -24,30 +25,21 @@ TimersView::TimersView(ActorSelection* selection, ActorControl* control, QWidget
   proxy_->setSortRole(SortRole);
   proxy_->setFilterRole(SearchRole);
   proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
-  table_ = new QTableView(this);
+  table_ = makeActorTable(this);
   table_->setModel(proxy_);
   table_->setSortingEnabled(true);
   table_->sortByColumn(TimersModel::IdColumn, Qt::AscendingOrder);
-  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-  table_->setSelectionMode(QAbstractItemView::SingleSelection);
-  table_->setAlternatingRowColors(true);
-  table_->setShowGrid(false);
-  table_->setWordWrap(false);
-  table_->setContextMenuPolicy(Qt::CustomContextMenu);
-  table_->verticalHeader()->hide();
-  table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
   table_->horizontalHeader()->setStretchLastSection(true);
-  table_->horizontalHeader()->setHighlightSections(false);
-  const int digit = table_->fontMetrics().horizontalAdvance(QLatin1Char('0'));
-  const int widths[TimersModel::ColumnCount] = {5, 17, 10, 8, 7, 10, 6, 8, 8, 8};
-  for (int c = 0; c < TimersModel::ColumnCount; ++c) table_->setColumnWidth(c, widths[c] * digit + 8);
+  static_assert(TimersModel::ColumnCount == 10, "a width for every column");
+  setColumnWidthsInDigits(table_, {5, 17, 10, 8, 7, 10, 6, 8, 8, 8}, 8);
 
   search_ = new SearchField(QStringLiteral("Filter by actor, kind or id"), this);
   summary_ = new QLabel(this);
   summary_->setForegroundRole(QPalette::PlaceholderText);
-  auto* empty = new QLabel(QStringLiteral("No active timers.\nsend_interval, send_after, exit_after and kill_after "
-                                          "timers appear here while they are armed."),
-                           this);
+  auto* empty =
+      new QLabel(QStringLiteral("No active timers.\nsend_interval, send_after, exit_after and kill_after "
+                                "timers appear here while they are armed."),
+                 this);
   empty->setAlignment(Qt::AlignCenter);
   empty->setWordWrap(true);
   empty->setForegroundRole(QPalette::PlaceholderText);
@@ -66,15 +58,18 @@ TimersView::TimersView(ActorSelection* selection, ActorControl* control, QWidget
   layout->addWidget(stack_, 1);
 
   connect(search_, &SearchField::searchChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
-  connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-    const ActorId id = current.siblingAtColumn(TimersModel::TargetColumn).data(ActorIdRole).value<ActorId>();
-    if (id.is_valid()) selection_->select(id);
-  });
+  connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+          [this](const QModelIndex& current) {
+            const ActorId id =
+                current.siblingAtColumn(TimersModel::TargetColumn).data(ActorIdRole).value<ActorId>();
+            if (id.is_valid()) selection_->select(id);
+          });
   connect(table_, &QTableView::customContextMenuRequested, this, [this](const QPoint& pos) {
     const QModelIndex idx = table_->indexAt(pos);
     const ActorId id = idx.data(ActorIdRole).value<ActorId>();
     if (!id.is_valid()) return;
-    makeActorMenu(this, id, idx.data().toString(), selection_, control_)->popup(table_->viewport()->mapToGlobal(pos));
+    makeActorMenu(this, id, idx.data().toString(), selection_, control_)
+        ->popup(table_->viewport()->mapToGlobal(pos));
   });
 }
 

@@ -1,6 +1,7 @@
 // The warnings widget.
 #include "warnings/warnings_view.hpp"
 
+#include "common/actor_table.hpp"
 #include "common/roles.hpp"
 #include "warnings/warnings_model.hpp"
 
@@ -16,26 +17,18 @@ namespace actorscope::views {
 WarningsView::WarningsView(ActorSelection* selection, ActorControl* control, QWidget* parent)
     : QWidget(parent), selection_(selection), control_(control) {
   model_ = new WarningsModel(this);
-  table_ = new QTableView(this);
+  table_ = makeActorTable(this, 8);
   table_->setModel(model_);
-  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-  table_->setSelectionMode(QAbstractItemView::SingleSelection);
-  table_->setAlternatingRowColors(true);
-  table_->setShowGrid(false);
-  table_->setWordWrap(false);
-  table_->setContextMenuPolicy(Qt::CustomContextMenu);
-  table_->verticalHeader()->hide();
-  table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 8);
-  table_->horizontalHeader()->setHighlightSections(false);
   table_->horizontalHeader()->setSectionResizeMode(WarningsModel::SummaryColumn, QHeaderView::Stretch);
   const int digit = table_->fontMetrics().horizontalAdvance(QLatin1Char('0'));
   table_->setColumnWidth(WarningsModel::RuleColumn, 19 * digit);
   table_->setColumnWidth(WarningsModel::ActorColumn, 18 * digit);
   table_->setColumnWidth(WarningsModel::SinceColumn, 9 * digit);
 
-  auto* empty = new QLabel(QStringLiteral("No warnings.\nRules: growing mailbox, restart storm, blocked Qt event loop, "
-                                          "late timer, dropped events."),
-                           this);
+  auto* empty =
+      new QLabel(QStringLiteral("No warnings.\nRules: growing mailbox, restart storm, blocked Qt event loop, "
+                                "late timer, dropped events."),
+                 this);
   empty->setAlignment(Qt::AlignCenter);
   empty->setWordWrap(true);
   empty->setForegroundRole(QPalette::PlaceholderText);
@@ -50,21 +43,27 @@ WarningsView::WarningsView(ActorSelection* selection, ActorControl* control, QWi
     stack_->setCurrentIndex(n == 0 ? 0 : 1);
     emit countChanged(n);
   });
-  connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-    const ActorId id = current.data(ActorIdRole).value<ActorId>();
-    if (id.is_valid()) selection_->select(id);
-  });
+  connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+          [this](const QModelIndex& current) {
+            const ActorId id = current.data(ActorIdRole).value<ActorId>();
+            if (id.is_valid()) selection_->select(id);
+          });
   connect(table_, &QTableView::customContextMenuRequested, this, [this](const QPoint& pos) {
     const QModelIndex idx = table_->indexAt(pos);
     const ActorId id = idx.data(ActorIdRole).value<ActorId>();
     if (!id.is_valid()) return;
-    makeActorMenu(this, id, idx.siblingAtColumn(WarningsModel::ActorColumn).data().toString(), selection_, control_)
+    makeActorMenu(this, id, idx.siblingAtColumn(WarningsModel::ActorColumn).data().toString(), selection_,
+                  control_)
         ->popup(table_->viewport()->mapToGlobal(pos));
   });
 }
 
-void WarningsView::setState(const observe::SystemState& state) { model_->update(state); }
+void WarningsView::setState(const observe::SystemState& state) {
+  model_->update(state);
+}
 
-void WarningsView::resetSession() { model_->reset(); }
+void WarningsView::resetSession() {
+  model_->reset();
+}
 
 }  // namespace actorscope::views
