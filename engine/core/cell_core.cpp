@@ -537,8 +537,10 @@ void CellCore::complete_hook(Hook hook, HookResult&& r) noexcept {
           sys_.emit_event(e);
         }
       }
-      if (Ref<CellCore> parent = sys_.supervisor_of(*this))
-        parent->push_supervision(ActorStarted{ActorCell(Ref<CellCore>(this))});
+      if (sys_.maybe_linked()) {
+        if (Ref<CellCore> parent = sys_.supervisor_of(*this))
+          parent->push_supervision(ActorStarted{ActorCell(Ref<CellCore>(this))});
+      }
       return;
     case Hook::message:
     case Hook::supervision:
@@ -606,11 +608,11 @@ void CellCore::finish(ExitKind kind, std::string text, bool with_state) noexcept
   close_lanes();
   // The subtree dies with us. Each child kills its own children when it exits, so a deep tree
   // unwinds through the scheduler, never through the stack.
-  for (Ref<CellCore>& child : sys_.detach_children(*this)) child->request_kill();
+  auto [children, parent] = sys_.leave_tree(*this);
+  for (Ref<CellCore>& child : children) child->request_kill();
 
   // Only a supervisor receives the final state: an unsupervised actor's is destroyed in place
   // rather than boxed (an allocation) and dropped.
-  Ref<CellCore> parent = sys_.take_parent(*this);
   BoxedState state = with_state && parent ? take_state() : BoxedState{};
   destroy_state();
   advance_status(ActorStatus::stopped);
@@ -651,7 +653,9 @@ void CellCore::abandon_start(ExitKind kind, std::string text) noexcept {
   advance_status(ActorStatus::stopping);
   phase_ = Phase::finished;
   close_lanes();
-  for (Ref<CellCore>& child : sys_.detach_children(*this)) child->request_kill();
+  // Not linked yet (linking comes after pre_start), but pre_start may have spawned linked children.
+  auto [children, parent] = sys_.leave_tree(*this);
+  for (Ref<CellCore>& child : children) child->request_kill();
   destroy_state();
   advance_status(ActorStatus::stopped);
   if constexpr (kObserve) {

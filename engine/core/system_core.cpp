@@ -35,17 +35,18 @@ SystemCore::~SystemCore() {
 // Spawning
 
 Expected<void, SpawnError> SystemCore::start(CellCore& cell, CellCore* supervisor) {
-  const std::string type(cell.type_name());
+  // The type's name is copied only for an error: most are longer than a short string holds.
+  auto type = [&cell] { return std::string(cell.type_name()); };
   add_live(cell);
   if (!accepting_.load(std::memory_order_acquire)) {
     cell.abandon_start(ExitKind::killed, "the system is shutting down");
-    return unexpected(SpawnError(SpawnError::Kind::system_stopping, type, "the system is shutting down"));
+    return unexpected(SpawnError(SpawnError::Kind::system_stopping, type(), "the system is shutting down"));
   }
   if (!cell.name().empty() && !register_name(cell)) {
     std::string detail = "the name \"" + cell.name() + "\" is already registered";
     if (Ref<CellCore> holder = lookup(cell.name())) detail += " by actor " + holder->id().to_string();
     cell.abandon_start(ExitKind::failed, detail);
-    return unexpected(SpawnError(SpawnError::Kind::name_taken, type, std::move(detail)));
+    return unexpected(SpawnError(SpawnError::Kind::name_taken, type(), std::move(detail)));
   }
   if constexpr (kObserve) {
     if (observing() != 0 && cell.kind() == CellKind::actor) [[unlikely]] {
@@ -54,7 +55,7 @@ Expected<void, SpawnError> SystemCore::start(CellCore& cell, CellCore* superviso
       e.actor = cell.id();
       e.peer = supervisor != nullptr ? supervisor->id() : ActorId{};
       e.name = cell.name();
-      e.text = type;
+      e.text = type();
       e.thread = cell.placement().host;
       emit_event(e);
       if (!cell.name().empty()) {
@@ -69,14 +70,14 @@ Expected<void, SpawnError> SystemCore::start(CellCore& cell, CellCore* superviso
   HookResult started = cell.start_on_caller();
   if (started.kind == HookResult::Kind::failed) {
     cell.abandon_start(ExitKind::failed, started.error);
-    return unexpected(SpawnError(SpawnError::Kind::startup_failed, type, std::move(started.error)));
+    return unexpected(SpawnError(SpawnError::Kind::startup_failed, type(), std::move(started.error)));
   }
   if (supervisor != nullptr) {
     auto linked = link(cell, *supervisor);
     if (!linked) {
       std::string detail = linked.error().what();
       cell.abandon_start(ExitKind::killed, detail);
-      return unexpected(SpawnError(SpawnError::Kind::supervisor_stopping, type, std::move(detail)));
+      return unexpected(SpawnError(SpawnError::Kind::supervisor_stopping, type(), std::move(detail)));
     }
   }
   cell.launch();
@@ -167,6 +168,7 @@ Expected<void, LinkError> SystemCore::link(CellCore& child, CellCore& parent) {
     return unexpected(LinkError(K::different_system, "cannot link actors that belong to different Systems"));
   if (&child == &parent) return unexpected(LinkError(K::self_link, who + " cannot supervise itself"));
   CellCore* old_parent = nullptr;
+  tree_used_.set();  // before the statuses are read: an exit that skips the tree cannot race this link
   {
     std::lock_guard lk(struct_m_);
     if (child.status() >= ActorStatus::draining)
@@ -220,32 +222,29 @@ bool SystemCore::unlink(CellCore& child, const CellCore& parent) {
   return true;
 }
 
-Ref<CellCore> SystemCore::take_parent(CellCore& child) noexcept {
+SystemCore::Family SystemCore::leave_tree(CellCore& cell) noexcept {
+  // The caller has published stopping: a link that comes after this check sees it and refuses.
+  if (!tree_used_.is_set()) return {};
+  Family out;
   CellCore* parent = nullptr;
   {
     std::lock_guard lk(struct_m_);
-    parent = detach_locked(child);
-  }
-  if (parent == nullptr) return {};
-  child.release();  // the parent's reference to the child
-  return Ref<CellCore>::adopt(parent);
-}
-
-std::vector<Ref<CellCore>> SystemCore::detach_children(CellCore& parent) noexcept {
-  std::vector<Ref<CellCore>> out;
-  {
-    std::lock_guard lk(struct_m_);
-    parent.children_closed_ = true;
-    for (CellCore* c = parent.first_child_; c != nullptr;) {
+    cell.children_closed_ = true;
+    for (CellCore* c = cell.first_child_; c != nullptr;) {
       CellCore* next = c->next_sibling_;
       c->parent_ = nullptr;
       c->prev_sibling_ = c->next_sibling_ = nullptr;
-      out.push_back(Ref<CellCore>::adopt(c));
+      out.children.push_back(Ref<CellCore>::adopt(c));
       c = next;
     }
-    parent.first_child_ = nullptr;
+    cell.first_child_ = nullptr;
+    parent = detach_locked(cell);
   }
-  for (std::size_t i = 0; i < out.size(); ++i) parent.release();  // each child's reference to us
+  for (std::size_t i = 0; i < out.children.size(); ++i) cell.release();  // each child's reference to us
+  if (parent != nullptr) {
+    cell.release();  // the parent's reference to us
+    out.parent = Ref<CellCore>::adopt(parent);
+  }
   return out;
 }
 

@@ -17,6 +17,8 @@ class StickyFlag {
   void set() noexcept { used_.exchange(1, std::memory_order_acq_rel); }
   /// @thread any. Call after the exiting actor's status update.
   bool is_set() noexcept { return used_.fetch_add(0, std::memory_order_acq_rel) != 0; }
+  /// @thread any. A hint without ordering, where a stale answer is as good as a racing set().
+  bool maybe_set() const noexcept { return used_.load(std::memory_order_relaxed) != 0; }
 
  private:
   std::atomic<std::uint8_t> used_{0};

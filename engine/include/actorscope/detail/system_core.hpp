@@ -10,10 +10,8 @@
 #include <actorscope/log.hpp>
 #include <actorscope/observe/observer.hpp>
 #include <actorscope/detail/monitors.hpp>
+#include <actorscope/detail/sticky_flag.hpp>
 #include <actorscope/detail/timers.hpp>
-#include <actorscope/errors.hpp>
-#include <actorscope/expected.hpp>
-#include <actorscope/log.hpp>
 #include <actorscope/process_groups.hpp>
 #include <actorscope/ref_counted.hpp>
 #include <actorscope/runtime.hpp>
@@ -132,8 +130,16 @@ class SystemCore {
   /// The cell's status is stopped and its exit is decided: tells its monitors and ends the timers
   /// aimed at it. Called once per cell, before it leaves the live list.
   void before_exit(CellCore& cell, const ActorExit& exit) noexcept;
-  std::vector<Ref<CellCore>> detach_children(CellCore& parent) noexcept;
-  Ref<CellCore> take_parent(CellCore& child) noexcept;
+  /// What an exiting cell leaves behind in the tree: its children (to kill) and its supervisor.
+  struct Family {
+    std::vector<Ref<CellCore>> children;
+    Ref<CellCore> parent;
+  };
+  /// Takes an exiting cell out of the tree (its status is already stopping or beyond) and closes it
+  /// to new children, in one critical section; no lock at all in a System that never linked.
+  Family leave_tree(CellCore& cell) noexcept;
+  /// Whether this System may have linked actors (a hint: a link may be racing).
+  bool maybe_linked() const noexcept { return tree_used_.maybe_set(); }
   void cell_exited(CellCore& cell) noexcept;
 
  private:
@@ -156,6 +162,8 @@ class SystemCore {
   // One mutex for the tree and the live list: links are rare next to messages, and a single lock
   // cannot be taken in two orders.
   mutable std::mutex struct_m_;
+  // Set by the first link: until then no cell has a parent or children, and an exit skips the tree.
+  StickyFlag tree_used_;
   std::condition_variable no_live_;
   CellCore* live_head_ = nullptr;
   std::size_t live_actors_ = 0;
