@@ -1,8 +1,7 @@
-// MessagePool: recycles the memory of message envelopes, which are allocated by the sender and
-// freed by the receiver's thread, once per message. Each thread keeps small free lists per size
-// class; surplus moves between threads in batches through a shared depot, so a message costs no
-// lock and no malloc in the steady state, even when one thread only sends and another only
-// receives.
+// MessagePool: recycles the memory of message envelopes that an actor sends itself (allocated and
+// freed on one thread; envelopes that cross threads come from SendArena). Each thread keeps small
+// free lists per size class; surplus moves between threads in batches through a shared depot, so
+// a message costs no lock and no malloc in the steady state.
 #pragma once
 
 #include <cstddef>
