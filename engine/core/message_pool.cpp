@@ -19,11 +19,12 @@ void MessagePool::deallocate(void* p, std::size_t size) noexcept { ::operator de
 
 namespace {
 
-constexpr std::size_t kGranule = 32;                         // size classes: 32, 64, ..., 512 bytes
+constexpr std::size_t kGranule = 32;                         // size classes: 32, 64, ..., 1024 bytes
 constexpr std::size_t kClasses = MessagePool::kMaxPooled / kGranule;
 constexpr std::size_t kBatch = 64;                           // blocks moved to or from the depot at once
 constexpr std::size_t kThreadCap = 2 * kBatch;               // a thread keeps at most this many per class
-constexpr std::size_t kDepotCap = 256;                       // batches per class the depot keeps
+constexpr std::size_t kDepotBytes = std::size_t{4} << 20;    // the depot keeps at most this much per class
+constexpr std::size_t kDepotMaxBatches = 256;                // ... and at most this many batches
 
 struct Block {
   Block* next;
@@ -37,6 +38,10 @@ struct Batch {
 
 constexpr std::size_t class_of(std::size_t size) noexcept { return (size + kGranule - 1) / kGranule - 1; }
 constexpr std::size_t class_size(std::size_t cls) noexcept { return (cls + 1) * kGranule; }
+constexpr std::size_t depot_cap(std::size_t cls) noexcept {
+  const std::size_t by_bytes = kDepotBytes / (kBatch * class_size(cls));
+  return by_bytes < kDepotMaxBatches ? by_bytes : kDepotMaxBatches;
+}
 
 void free_chain(Block* b, std::size_t cls) noexcept {
   while (b != nullptr) {
@@ -60,7 +65,7 @@ class Depot {
   void give(std::size_t cls, Batch b) noexcept {
     {
       std::lock_guard lk(m_[cls]);
-      if (batches_[cls].size() < kDepotCap) {
+      if (batches_[cls].size() < depot_cap(cls)) {
         try {
           batches_[cls].push_back(b);
           return;

@@ -6,6 +6,7 @@
 #include <actorscope/actor_cell.hpp>
 #include <actorscope/actor_stats.hpp>
 #include <actorscope/detail/mailbox.hpp>
+#include <actorscope/detail/message_pool.hpp>
 #include <actorscope/join_handle.hpp>
 #include <actorscope/runtime.hpp>
 #include <actorscope/supervision_event.hpp>
@@ -16,6 +17,7 @@
 #include <coroutine>
 #include <cstddef>
 #include <cstdint>
+#include <new>
 #include <string>
 #include <string_view>
 
@@ -65,6 +67,15 @@ struct CellConfig {
 
 class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContext {
  public:
+  // Cells are allocated on the spawning thread and freed on the actor's: MessagePool moves their
+  // memory back in batches, where glibc took its arena lock for every free from another thread.
+  static void* operator new(std::size_t size) { return MessagePool::allocate(size); }
+  static void* operator new(std::size_t size, std::align_val_t a) { return ::operator new(size, a); }
+  static void operator delete(void* p, std::size_t size) noexcept { MessagePool::deallocate(p, size); }
+  static void operator delete(void* p, std::size_t size, std::align_val_t a) noexcept {
+    ::operator delete(p, size, a);
+  }
+
   // -- identity (any thread) --
   ActorId id() const noexcept { return id_; }
   const std::string& name() const noexcept { return name_; }

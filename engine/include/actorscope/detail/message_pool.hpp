@@ -1,7 +1,8 @@
-// MessagePool: recycles the memory of message envelopes that an actor sends itself (allocated and
-// freed on one thread; envelopes that cross threads come from SendArena). Each thread keeps small
-// free lists per size class; surplus moves between threads in batches through a shared depot, so
-// a message costs no lock and no malloc in the steady state.
+// MessagePool: recycles small blocks that are allocated and freed often: the envelopes of messages
+// an actor sends itself (envelopes that cross threads come from SendArena), and actor cells, which
+// are allocated by the spawning thread and freed by the actor's. Each thread keeps small free lists
+// per size class; surplus moves between threads in batches through a shared depot, so a block
+// costs no lock and no malloc in the steady state.
 #pragma once
 
 #include <cstddef>
@@ -11,7 +12,7 @@ namespace actorscope::detail {
 class MessagePool {
  public:
   /// Blocks up to this size are pooled; larger ones go to operator new.
-  static constexpr std::size_t kMaxPooled = 512;
+  static constexpr std::size_t kMaxPooled = 1024;
 
   /// Memory for `size` bytes, aligned for any ordinary type. @thread any
   static void* allocate(std::size_t size);
