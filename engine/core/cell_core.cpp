@@ -491,7 +491,7 @@ HookResult CellCore::start_task(std::coroutine_handle<> frame, PromiseBase& prom
   task_ = {};
   task_promise_ = nullptr;
   frame.destroy();
-  return ex ? HookResult::failure(describe_exception(ex)) : HookResult::ok();
+  return ex ? fail(describe_exception(ex)) : HookResult::ok();
 }
 
 void CellCore::complete_task() noexcept {
@@ -500,15 +500,15 @@ void CellCore::complete_task() noexcept {
   task_promise_ = nullptr;
   std::exchange(task_, {}).destroy();  // the frame goes before the message it may refer to
   complete_hook(std::exchange(hook_, Hook::none),
-                ex ? HookResult::failure(describe_exception(ex)) : HookResult::ok());
+                ex ? fail(describe_exception(ex)) : HookResult::ok());
 }
 
-void CellCore::begin_hook(Hook hook, HookResult&& r) noexcept {
+void CellCore::begin_hook(Hook hook, HookResult r) noexcept {
   if (r.kind == HookResult::Kind::suspended) {
     hook_ = hook;
     return;
   }
-  complete_hook(hook, std::move(r));
+  complete_hook(hook, r);
 }
 
 void CellCore::drop_in_flight() noexcept {
@@ -521,12 +521,12 @@ void CellCore::drop_in_flight() noexcept {
   }
 }
 
-void CellCore::complete_hook(Hook hook, HookResult&& r) noexcept {
+void CellCore::complete_hook(Hook hook, HookResult r) noexcept {
   if (hook != Hook::message && hook != Hook::supervision) drop_in_flight();
   const bool failed = r.kind == HookResult::Kind::failed;
   switch (hook) {
     case Hook::post_start:
-      if (failed) return finish(ExitKind::failed, std::move(r.error), false);
+      if (failed) return finish(ExitKind::failed, std::move(failure_text_), false);
       phase_ = Phase::running;
       advance_status(ActorStatus::running);
       if constexpr (kObserve) {
@@ -550,10 +550,10 @@ void CellCore::complete_hook(Hook hook, HookResult&& r) noexcept {
         bump(supervision_handled_);
       }
       drop_in_flight();
-      if (failed) finish(ExitKind::failed, std::move(r.error), false);
+      if (failed) finish(ExitKind::failed, std::move(failure_text_), false);
       return;
     case Hook::post_stop:
-      if (failed) return finish(ExitKind::failed, std::move(r.error), false);
+      if (failed) return finish(ExitKind::failed, std::move(failure_text_), false);
       return finish(ExitKind::stopped, stop_reason_, true);
     case Hook::none:
       return;

@@ -69,8 +69,9 @@ Expected<void, SpawnError> SystemCore::start(CellCore& cell, CellCore* superviso
   }
   HookResult started = cell.start_on_caller();
   if (started.kind == HookResult::Kind::failed) {
-    cell.abandon_start(ExitKind::failed, started.error);
-    return unexpected(SpawnError(SpawnError::Kind::startup_failed, type(), std::move(started.error)));
+    std::string why = std::move(cell.failure_text_);
+    cell.abandon_start(ExitKind::failed, why);
+    return unexpected(SpawnError(SpawnError::Kind::startup_failed, type(), std::move(why)));
   }
   if (supervisor != nullptr) {
     auto linked = link(cell, *supervisor);

@@ -47,7 +47,7 @@ class Cell final : public TypedCell<message_t<A>> {
         return this->start_task(frame, frame.promise());
       }
     } catch (...) {
-      return HookResult::failure(describe_current_exception());
+      return this->fail(describe_current_exception());
     }
   }
 
@@ -55,7 +55,7 @@ class Cell final : public TypedCell<message_t<A>> {
   HookResult adopt_state(R&& r) {
     using V = std::remove_cvref_t<R>;
     if constexpr (is_expected<V>::value) {
-      if (!r) return HookResult::failure(describe_error(r.error()));
+      if (!r) return this->fail(describe_error(r.error()));
       state_.emplace(std::move(*r));
     } else {
       static_assert(std::is_constructible_v<S, R&&>, "pre_start must return the actor's State (or an Expected of it)");
@@ -80,7 +80,7 @@ class Cell final : public TypedCell<message_t<A>> {
       args_.reset();
       return r;
     } catch (...) {
-      return HookResult::failure(describe_current_exception());
+      return this->fail(describe_current_exception());
     }
   }
 

@@ -27,14 +27,14 @@ class SystemCore;
 struct StopRequest;
 
 /// What running a hook did: finished, threw, or suspended in a coroutine (to be resumed by a wake).
+/// A failure's text waits in the cell (CellCore::fail), so that the result is one trivially
+/// copyable byte, returned in a register: one is made and consumed for every message.
 struct HookResult {
   enum class Kind : std::uint8_t { done, failed, suspended };
   Kind kind = Kind::done;
-  std::string error;
 
-  static HookResult ok() { return {}; }
-  static HookResult failure(std::string e) { return {Kind::failed, std::move(e)}; }
-  static HookResult suspended() { return {Kind::suspended, {}}; }
+  static constexpr HookResult ok() noexcept { return {}; }
+  static constexpr HookResult suspended() noexcept { return {Kind::suspended}; }
 };
 
 /// The text of the exception being handled ("unknown exception" for non-std ones).
@@ -153,6 +153,12 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   /// not touch the System, which may already be gone.
   virtual void on_exit(const ActorExit& exit) noexcept { (void)exit; }
 
+  /// A failed hook's result; `text` (what went wrong) is kept until the failure is handled.
+  HookResult fail(std::string text) noexcept {
+    failure_text_ = std::move(text);
+    return {HookResult::Kind::failed};
+  }
+
   /// Starts a coroutine hook and takes ownership of its frame.
   HookResult start_task(std::coroutine_handle<> frame, PromiseBase& promise) noexcept;
 
@@ -182,10 +188,8 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   MailboxNode* next_supervision() noexcept;
   MailboxNode* next_message() noexcept;
   void deliver_wakes() noexcept;
-  // By reference: a HookResult carries a std::string, and moving it twice per message showed up
-  // as a memcpy call per hook.
-  void begin_hook(Hook hook, HookResult&& r) noexcept;
-  void complete_hook(Hook hook, HookResult&& r) noexcept;
+  void begin_hook(Hook hook, HookResult r) noexcept;
+  void complete_hook(Hook hook, HookResult r) noexcept;
   std::uint64_t received() const noexcept {
     return received_.load(std::memory_order_relaxed) + received_own_.load(std::memory_order_relaxed);
   }
@@ -268,6 +272,7 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   bool in_flight_is_supervision_ = false;
   TimePoint in_flight_started_{};  // when the current message's handler began (with timing)
   std::string stop_reason_;
+  std::string failure_text_;  // the last failed hook's (see fail())
 
   // -- guarded by SystemCore's structure mutex --
   CellCore* parent_ = nullptr;  // holds a reference while linked

@@ -92,7 +92,7 @@ class TaskCell final : public CellCore {
         value_.emplace(fn_());
       }
     } catch (...) {
-      return HookResult::failure(describe_current_exception());
+      return this->fail(describe_current_exception());
     }
     return finished(HookResult::ok());
   }
