@@ -230,13 +230,14 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   std::uint32_t budget_;
   CellKind kind_;
 
-  // Senders on other threads write the next group once per message (the inbox CAS, received_);
-  // the drain writes its own fields below once per message. A cache line of padding on each
-  // side keeps them from sharing a line whatever the cell's alignment: false sharing cost a
-  // cross-core transfer of the line per message, in both directions.
+  // Cross-thread state, in two groups a cache line apart, with a line of padding on each side so
+  // that nothing else shares them whatever the cell's alignment. Senders write the second group
+  // once per message (the inbox CAS, received_); every drain iteration reads the first (the kill,
+  // stop, wake and supervision lanes). Sharing one line, they cost a cross-core transfer of it per
+  // message, in both directions; apart, the first is only read while messages flow.
   std::byte shared_begin_[kCacheLine];
 
-  // -- cross-thread state --
+  // -- cross-thread state that changes rarely --
   std::atomic<std::uint8_t> status_{static_cast<std::uint8_t>(ActorStatus::unstarted)};
   std::atomic<std::uint8_t> sched_{kScheduled};  // the spawner owns the first drain
   std::atomic<bool> kill_{false};
@@ -244,6 +245,10 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   MailboxNode drain_marker_;
   Inbox wakes_;
   Inbox supervision_;
+
+  std::byte lanes_gap_[kCacheLine];
+
+  // -- written by every sender --
   Inbox messages_{&drain_marker_};
   std::atomic<std::uint64_t> received_{0};  // statistics: by any sender
 
