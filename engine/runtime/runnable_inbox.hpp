@@ -20,12 +20,14 @@ class RunnableInbox {
   /// Any thread. Links `r` through Runnable::runtime_link. Returns true when the inbox was idle:
   /// the caller must then make the consumer run once (and nobody else will).
   bool push(Runnable& r) noexcept {
-    // acq_rel, not just release: what the consumer did before idle() must also come before the
-    // next consumer's take(), which this push's wake-up may start on another thread.
+    // Not just release: what the consumer did before idle() must also come before the next
+    // consumer's take(), which this push's wake-up may start on another thread; and seq_cst so that
+    // a load the pusher makes next is not ordered before the push (the qt host's check for a
+    // consumer blocked in a nested loop relies on it). On x86 any CAS is a full barrier anyway.
     Runnable* old = head_.load(std::memory_order_relaxed);
     do {
       r.runtime_link = old;
-    } while (!head_.compare_exchange_weak(old, &r, std::memory_order_acq_rel, std::memory_order_relaxed));
+    } while (!head_.compare_exchange_weak(old, &r, std::memory_order_seq_cst, std::memory_order_relaxed));
     return old == nullptr;
   }
 
@@ -62,10 +64,10 @@ class RunnableInbox {
 
   bool local_empty() const noexcept { return first_ == nullptr; }
 
-  /// Local items, or pushed ones not yet taken.
+  /// Local items, or pushed ones not yet taken. (The load is seq_cst: see push.)
   bool has_work() const noexcept {
     if (first_ != nullptr) return true;
-    Runnable* h = head_.load(std::memory_order_relaxed);
+    Runnable* h = head_.load(std::memory_order_seq_cst);
     return h != nullptr && h != claimed();
   }
 

@@ -138,7 +138,13 @@ class Host final : public QObject {
       return;
     }
     // The inbox's release/acquire orders what the pusher did before the work runs.
-    if (run_list_.push(work)) post_slice();
+    if (run_list_.push(work)) {
+      post_slice();
+    } else if (blocked_in_slice_.load(std::memory_order_seq_cst) && blocked_in_slice_.exchange(false)) {
+      // The list is claimed by a slice whose handler runs a nested event loop that has gone to
+      // sleep (see keep_nested_loops_fed): nobody else would wake it for this work.
+      post_slice();
+    }
   }
 
   /// Discards what the run list still holds. Only once nothing runs it any more (shutdown).
@@ -157,12 +163,20 @@ class Host final : public QObject {
   /// before every wait-capable iteration, so the spin is bounded and skipped when ours are queued.)
   ///
   /// The run list has the same problem without GLib: while a slice runs a handler that runs a
-  /// nested loop, the rest of the list waits for that slice. So when the thread is about to block
-  /// inside a slice with work still listed and no SliceEvent posted, post one: the nested loop
-  /// runs the list (a slice inside the slice) and the host's other actors keep running.
+  /// nested loop, the rest of the list waits for that slice, and pushes do not post (the list is
+  /// claimed). So when the thread is about to block inside a slice, it first says so
+  /// (blocked_in_slice_, which the next push answers with a SliceEvent), then posts one itself if
+  /// work is listed already: the nested loop runs the list (a slice inside the slice) and the
+  /// host's other actors keep running. The flag and the list's head are written and then read in
+  /// opposite orders on the two sides, all seq_cst, so at least one side sees the other.
   void keep_nested_loops_fed(QAbstractEventDispatcher* dispatcher, Duration spin) {
     QObject::connect(dispatcher, &QAbstractEventDispatcher::aboutToBlock, this, [this, dispatcher, spin] {
-      if (depth_ > 0 && slices_posted_.load(std::memory_order_acquire) == 0 && run_list_.has_work()) post_slice();
+      if (depth_ > 0) {
+        blocked_in_slice_.store(true, std::memory_order_seq_cst);
+        if (slices_posted_.load(std::memory_order_acquire) == 0 && run_list_.has_work() &&
+            blocked_in_slice_.exchange(false))
+          post_slice();
+      }
       if (!gui_ && spin > Duration::zero() && in_flight_.load(std::memory_order_acquire) == 0)
         (void)detail::spin_until([this] { return in_flight_.load(std::memory_order_acquire) > 0; }, spin);
       if (in_flight_.load(std::memory_order_acquire) > 0) dispatcher->wakeUp();
@@ -259,14 +273,16 @@ class Host final : public QObject {
 
  private:
   void post_slice() {
+    auto* e = new SliceEvent;  // made before the release below, like every event passed to post()
     slices_posted_.fetch_add(1, std::memory_order_relaxed);
     in_flight_.fetch_add(1, std::memory_order_release);
-    QCoreApplication::postEvent(this, new SliceEvent, Qt::NormalEventPriority);
+    QCoreApplication::postEvent(this, e, Qt::NormalEventPriority);
   }
 
   // One turn of the run list, on the host's thread. A handler may run a nested event loop that
   // runs another turn (see keep_nested_loops_fed): the list's state lives in run_list_, not here.
   void run_slice() {
+    blocked_in_slice_.store(false, std::memory_order_relaxed);  // awake, and consuming
     ++depth_;
     Host* const outer = std::exchange(slice_host, this);
     const TimePoint end = Clock::now() + kSlice;
@@ -319,6 +335,7 @@ class Host final : public QObject {
   std::atomic<int> urgent_{0};         // of which the ones that are not SliceEvents
   std::atomic<int> slices_posted_{0};  // of which SliceEvents
   int depth_ = 0;                      // slices running on this thread (more than one: nested loops)
+  std::atomic<bool> blocked_in_slice_{false};  // about to block in a nested loop inside a slice
   detail::RunnableInbox run_list_;
   std::unordered_map<TimerToken, Timer> timers_;
   std::unordered_map<int, TimerToken> by_id_;
