@@ -1,13 +1,14 @@
 // How the real runtimes take work from outside and keep a drain on its own thread: the lock-free
 // inbox (asio: one per runtime; qt: one run list per host) that coalesces wake-ups. Work scheduled
 // from outside runs exactly once and in each producer's order; what is still queued when the
-// runtime shuts down is discarded, never run; and a drain that keeps yielding on a qt host does
-// not starve that host's timers or other posted events.
+// runtime shuts down is discarded, never run; a drain that keeps yielding on a qt host does not
+// starve that host's timers or other posted events; and work for a qt host whose handler sleeps in
+// a nested event loop still wakes it.
 #include "engine_test.hpp"
 
-#include <QCoreApplication>
-#include <QThread>
-#include <QTimer>
+#include <QAbstractEventDispatcher>
+#include <QEventLoop>
+#include <QObject>
 
 #ifndef Q_MOC_RUN
 #include <deque>
@@ -75,6 +76,38 @@ class Once final : public as::Runnable {
 };
 
 bool real_runtime() { return current_runtime() == "asio" || current_runtime() == "qt"; }
+
+QEventLoop* nested_loop = nullptr;  // touched only on the one worker thread of the test's runtime
+
+// Runs a nested event loop and says when that loop is about to go to sleep.
+struct SleepyNester {
+  using Message = int;
+  Probe* probe = nullptr;
+  void handle(as::Context<SleepyNester>&, int, std::monostate&) {
+    QEventLoop loop;
+    nested_loop = &loop;
+    bool told = false;
+    const auto c = QObject::connect(
+        QAbstractEventDispatcher::instance(), &QAbstractEventDispatcher::aboutToBlock, &loop,
+        [&] {
+          if (!std::exchange(told, true)) probe->record("nested loop about to sleep");
+        },
+        Qt::DirectConnection);
+    loop.exec();
+    QObject::disconnect(c);
+    nested_loop = nullptr;
+    probe->record("left nested loop");
+  }
+};
+
+struct NestedLoopQuitter {
+  using Message = int;
+  Probe* probe = nullptr;
+  void handle(as::Context<NestedLoopQuitter>&, int, std::monostate&) {
+    probe->record("quitter ran");
+    if (nested_loop != nullptr) nested_loop->quit();
+  }
+};
 
 }  // namespace
 
@@ -175,9 +208,9 @@ class TestRuntimeInbox : public QObject {
     auto rt = as::make_runtime("qt", {.threads = 1});
     const as::Placement host{gui ? rt->thread_count() : 0u};
     std::atomic<bool> timer_fired{false}, event_seen{false};
-    std::atomic<QThread*> thread{nullptr};
     std::atomic<long> turns{0};
-    Once started([] {});
+    Once timer([&] { timer_fired.store(true); });
+    std::unique_ptr<QObject> target;
     // Yields again and again, as a flooded actor's drain does, until both have happened.
     class Spinner final : public as::Runnable {
      public:
@@ -200,24 +233,38 @@ class TestRuntimeInbox : public QObject {
     spinner.host = host;
     spinner.go_on = [&] { return !(timer_fired.load() && event_seen.load()); };
     spinner.each_turn = [&] {
-      if (turns.fetch_add(1) == 0) {
-        thread.store(QThread::currentThread());
-        started.run();
-      }
+      if (turns.fetch_add(1) != 0) return;
+      // On its first turn, on the host's thread: a runtime timer and a plain Qt event for this
+      // thread, both behind the spinning drain. (Made here rather than from the test's thread so
+      // that only the engine's own events cross threads.)
+      rt->arm(timer, rt->now() + 1ms, host);
+      target = std::make_unique<QObject>();
+      QMetaObject::invokeMethod(target.get(), [&] { event_seen.store(true); }, Qt::QueuedConnection);
     };
     rt->schedule(spinner, host, as::Urgency::normal);
-    QVERIFY(started.done.wait_until(*rt, as::deadline_after(rt->now(), kTimeout), "spinner started"));
-    // A runtime timer and a plain Qt event for the same thread, both behind the spinning drain.
-    Once timer([&] { timer_fired.store(true); });
-    rt->arm(timer, rt->now() + 1ms, host);
-    QObject target;
-    if (!gui) target.moveToThread(thread.load());
-    QMetaObject::invokeMethod(&target, [&] { event_seen.store(true); }, Qt::QueuedConnection);
     QVERIFY2(spinner.done.wait_until(*rt, as::deadline_after(rt->now(), kTimeout), "spinner"),
              "a drain that kept yielding starved its host's timer or posted event");
     QVERIFY(timer_fired.load() && event_seen.load());
     QVERIFY(turns.load() > 1);
     rt->shutdown();  // the worker thread is gone: `target` may be destroyed here
+    target.reset();
+  }
+
+  void work_for_a_host_whose_handler_sleeps_in_a_nested_loop_wakes_it() {
+    if (current_runtime() != "qt") QSKIP("qt only");
+    // The nested loop runs inside a turn of the host's run list, so pushes to that list post
+    // nothing by themselves: the host must notice that the loop is asleep.
+    Probe probe;
+    auto sys = make_system(1);
+    auto quitter = sys->spawn(NestedLoopQuitter{.probe = &probe}, {}).value();
+    QVERIFY(quitter.cast(0));
+    QVERIFY(probe.wait_for(*sys, "quitter ran"));
+    auto nester = sys->spawn(SleepyNester{.probe = &probe}, {}).value();
+    QVERIFY(nester.cast(1));
+    QVERIFY(probe.wait_for(*sys, "nested loop about to sleep"));
+    QVERIFY(quitter.cast(1));  // the same (only) worker, asleep in the nested loop
+    QVERIFY2(probe.wait_for(*sys, "left nested loop"), "the work never woke the nested loop");
+    QCOMPARE(probe.count("quitter ran"), std::size_t{2});
   }
 };
 
