@@ -36,7 +36,16 @@ class Runnable {
   virtual void run() noexcept = 0;
   virtual void discard() noexcept = 0;
 
+  /// Belongs to the runtime the work was handed to, from schedule() until it calls run() or
+  /// discard(): a link that lets a backend queue the work without allocating (asio and qt keep
+  /// intrusive lock-free lists). The core never touches it; a Runnable is scheduled at most once at
+  /// a time (a drain may schedule itself again from inside run(), once it has been unlinked).
+  Runnable* runtime_link = nullptr;
+
  protected:
+  Runnable() = default;
+  Runnable(const Runnable&) noexcept {}  // a copy is not queued anywhere
+  Runnable& operator=(const Runnable&) noexcept { return *this; }
   ~Runnable() = default;
 };
 

@@ -1,6 +1,8 @@
 // The Boost.Asio backend.
 #include "asio_runtime.hpp"
 
+#include "../runnable_inbox.hpp"
+
 #include <actorscope/detail/spin_wait.hpp>
 
 #include <boost/asio/defer.hpp>
@@ -19,6 +21,7 @@
 #include <stdexcept>
 #include <thread>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace actorscope {
@@ -53,6 +56,10 @@ class RunHandler {
   Runnable* r_;
   std::atomic<std::int64_t>* queued_;
 };
+
+// Items of the outside inbox one handler runs before it lets other handlers (timers, yielded
+// drains) go first.
+constexpr unsigned kInboxBatch = 64;
 }  // namespace
 
 struct AsioRuntime::Impl {
@@ -115,6 +122,75 @@ struct AsioRuntime::Impl {
     }
   }
 
+  // -- work scheduled from outside the pool: one lock-free inbox, one handler in flight ----------
+  //
+  // A thread outside the pool (a program spawning actors in a loop, a blocking caller) pushes on
+  // `inbox`, and only the push that finds it idle posts a handler: a burst of N schedules takes
+  // Asio's scheduler lock and wakes a worker once, not N times. The handler runs the items in the
+  // order they were pushed, at most kInboxBatch per turn; then it defers itself behind the other
+  // handlers. Exactly one handler is in flight while the inbox is claimed, so the items run one
+  // after another, never two at once.
+
+  // A posted turn of the inbox. Destroyed without running (the pool stopped), it leaves the items
+  // where they are: shutdown() discards them.
+  class InboxTurn {
+   public:
+    InboxTurn(Impl* s, std::atomic<std::int64_t>* queued) noexcept : s_(s), queued_(queued) {}
+    InboxTurn(InboxTurn&& o) noexcept : s_(std::exchange(o.s_, nullptr)), queued_(o.queued_) {}
+    InboxTurn& operator=(InboxTurn&&) = delete;
+    ~InboxTurn() {
+      if (s_ != nullptr) taken();
+    }
+    void operator()() {
+      taken();
+      std::exchange(s_, nullptr)->run_inbox();
+    }
+
+   private:
+    void taken() noexcept {
+      if (queued_ != nullptr) queued_->fetch_sub(1, std::memory_order_relaxed);
+    }
+    Impl* s_;
+    std::atomic<std::int64_t>* queued_;
+  };
+
+  std::atomic<std::int64_t>* count_queued() noexcept {
+    if (idle_spin == Duration::zero()) return nullptr;
+    queued.fetch_add(1, std::memory_order_relaxed);
+    return &queued;
+  }
+
+  // Any thread outside the pool.
+  void push_from_outside(Runnable& work) noexcept {
+    if (inbox.push(work)) boost::asio::post(ioc, InboxTurn(this, count_queued()));
+  }
+
+  // A pool thread, one at a time (one InboxTurn in flight).
+  void run_inbox() noexcept {
+    for (unsigned n = 0; n < kInboxBatch; ++n) {
+      // Shutting down: leave the rest in the inbox, where shutdown() discards it once the pool
+      // has stopped (the inbox stays claimed, so nobody posts another turn).
+      if (!accepting.load(std::memory_order_acquire)) return;
+      Runnable* r = inbox.pop();
+      if (r == nullptr) {
+        inbox.take();
+        r = inbox.pop();
+        if (r == nullptr) {
+          if (inbox.idle()) return;  // the next push from outside posts a new turn
+          continue;                  // pushed meanwhile
+        }
+      }
+      r->run();
+    }
+    // Budget used: continue behind the handlers already queued, on this thread (defer wakes no
+    // other thread; an idle worker that is awake may still take the turn).
+    if (inbox.local_empty()) {
+      inbox.take();
+      if (inbox.local_empty() && inbox.idle()) return;
+    }
+    boost::asio::defer(ioc, InboxTurn(this, count_queued()));
+  }
+
   const unsigned threads;
   const unsigned blocking_threads;
   const Duration idle_spin;
@@ -125,6 +201,7 @@ struct AsioRuntime::Impl {
   std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work;
   std::vector<std::thread> pool;
   std::atomic<bool> accepting{true};
+  detail::RunnableInbox inbox;
 
   std::mutex timer_m;
   boost::asio::steady_timer timer;
@@ -149,7 +226,11 @@ AsioRuntime::AsioRuntime(const RuntimeOptions& options) : impl_(std::make_unique
   }
 }
 
-AsioRuntime::~AsioRuntime() { shutdown(); }
+AsioRuntime::~AsioRuntime() {
+  shutdown();
+  // A schedule() that raced with shutdown() may have pushed after shutdown() emptied the inbox.
+  impl_->inbox.drain([](Runnable& r) { r.discard(); });
+}
 
 unsigned AsioRuntime::thread_count() const noexcept { return impl_->threads; }
 
@@ -165,17 +246,17 @@ void AsioRuntime::schedule(Runnable& work, Placement, Urgency urgency) noexcept 
     work.discard();
     return;
   }
+  if (current_runtime != this) {
+    impl_->push_from_outside(work);
+    return;
+  }
   // Counted only for spinning workers: without them the count would be an atomic increment and
   // decrement per drain for nothing.
-  std::atomic<std::int64_t>* queued = nullptr;
-  if (impl_->idle_spin > Duration::zero()) {
-    queued = &impl_->queued;
-    queued->fetch_add(1, std::memory_order_relaxed);
-  }
+  std::atomic<std::int64_t>* queued = impl_->count_queued();
   // A drain that yielded on a pool thread continues on that thread, behind what is queued
   // (asio's defer: no other thread is woken for it). Posted, it woke the other worker and moved
   // the actor there every budget of messages: a futex wake-up and a cold cache each time.
-  if (urgency == Urgency::yielded && current_runtime == this) {
+  if (urgency == Urgency::yielded) {
     boost::asio::defer(impl_->ioc, RunHandler(&work, queued));
   } else {
     boost::asio::post(impl_->ioc, RunHandler(&work, queued));
@@ -260,6 +341,8 @@ void AsioRuntime::shutdown() noexcept {
     if (blocking) blocking->join();
   }
   // Handlers still queued are destroyed with the io_context; RunHandler discards their work then.
+  // What is left in the inbox is discarded now: no pool thread runs it any more.
+  s.inbox.drain([](Runnable& r) { r.discard(); });
 }
 
 }  // namespace actorscope

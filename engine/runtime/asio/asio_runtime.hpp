@@ -1,6 +1,7 @@
 // AsioRuntime ("asio"): actors on a Boost.Asio thread pool. A drain is one posted handler per
-// idle-to-ready change of a mailbox (no strand per actor); timers share one steady_timer driven from
-// a deadline map; blocking work goes to a separate, lazily created pool.
+// idle-to-ready change of a mailbox (no strand per actor); drains scheduled from outside the pool
+// are coalesced through one lock-free inbox that a single posted handler empties; timers share one
+// steady_timer driven from a deadline map; blocking work goes to a separate, lazily created pool.
 #pragma once
 
 #include <actorscope/runtime.hpp>

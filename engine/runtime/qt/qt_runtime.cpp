@@ -1,6 +1,8 @@
 // The Qt backend: a Host QObject per thread receives drains and timer requests as events.
 #include <actorscope/qt_runtime.hpp>
 
+#include "../runnable_inbox.hpp"
+
 #include <actorscope/detail/spin_wait.hpp>
 
 #include <QAbstractEventDispatcher>
@@ -29,11 +31,19 @@ namespace {
 
 thread_local const QtRuntime* current_runtime = nullptr;
 
+class Host;
+// The host whose run list the current thread is running (inside Host::run_slice), if any.
+thread_local Host* slice_host = nullptr;
+
+// How long one turn of a host's run list may keep its thread before other events go first.
+constexpr Duration kSlice = std::chrono::microseconds(100);
+
 // Timer tokens carry the host index in their low bits, so disarm knows which thread to ask.
 constexpr unsigned kHostBits = 16;
 constexpr TimerToken kHostMask = (TimerToken{1} << kHostBits) - 1;
 
 const QEvent::Type kRunEvent = static_cast<QEvent::Type>(QEvent::registerEventType());
+const QEvent::Type kSliceEvent = static_cast<QEvent::Type>(QEvent::registerEventType());
 const QEvent::Type kArmEvent = static_cast<QEvent::Type>(QEvent::registerEventType());
 const QEvent::Type kDisarmEvent = static_cast<QEvent::Type>(QEvent::registerEventType());
 const QEvent::Type kStopEvent = static_cast<QEvent::Type>(QEvent::registerEventType());
@@ -45,7 +55,14 @@ class HandoffEvent : public QEvent {
   explicit HandoffEvent(Type t) : QEvent(t) {}
 };
 
-// A drain (or any Runnable). Deleted unprocessed (its host went away) means discarded.
+// A turn of the host's run list. Carries nothing: what it runs stays in the host's inbox, which
+// the host discards if it goes away first.
+class SliceEvent final : public HandoffEvent {
+ public:
+  SliceEvent() : HandoffEvent(kSliceEvent) {}
+};
+
+// A high-urgency drain. Deleted unprocessed (its host went away) means discarded.
 class RunEvent final : public HandoffEvent {
  public:
   explicit RunEvent(Runnable* r) : HandoffEvent(kRunEvent), work(r) {}
@@ -84,19 +101,55 @@ int ms_until(TimePoint deadline, TimePoint now) {
   return static_cast<int>(std::min<std::int64_t>(ms, INT_MAX));
 }
 
-// One per thread. Lives on its thread; only that thread touches its timers.
+// One per thread. Lives on its thread; only that thread touches its timers and runs its run list.
+//
+// Ordinary drains do not travel as one Qt event each. They go to the host's run list: a lock-free
+// inbox that any thread pushes to, and that only the push finding it idle announces with a posted
+// SliceEvent. The event runs the list in FIFO order for up to kSlice, taking in what is pushed
+// meanwhile, and posts a new SliceEvent only if work is left when the slice ends (the time is up,
+// or one of our urgent events is waiting). A drain that yields, or any drain scheduled from inside
+// the slice to the same host, is appended to the list directly: a self-message loop then costs
+// one posted event (three system calls) per slice instead of one per budget of messages. Kills
+// and stops (Urgency::high), timer requests and the stop of the thread are still posted one event
+// each, at high priority, and end the slice in progress so that they overtake the list.
 class Host final : public QObject {
  public:
-  Host(const QtRuntime& rt, bool gui) : rt_(rt), gui_(gui) {}
-  ~Host() override { drop_timers(); }
+  Host(const QtRuntime& rt, bool gui, const std::atomic<bool>& accepting) : rt_(rt), gui_(gui), accepting_(accepting) {}
+  ~Host() override {
+    drop_timers();
+    discard_run_list();
+  }
 
-  /// Posts one of our events to this host; the count of those not yet received lets
-  /// keep_nested_loops_fed() tell an idle thread from one whose events are stuck.
-  /// The release here and the acquire at the top of event() also make everything the poster did
-  /// before posting visible to the receiver, in a way ThreadSanitizer can see.
+  /// Posts one of our urgent events to this host; the count of those not yet received lets
+  /// keep_nested_loops_fed() tell an idle thread from one whose events are stuck, and ends a slice
+  /// of the run list early. The release here and the acquire at the top of event() also make
+  /// everything the poster did before posting visible to the receiver, in a way ThreadSanitizer
+  /// can see.
   void post(HandoffEvent* e, int priority) {
+    urgent_.fetch_add(1, std::memory_order_relaxed);
     in_flight_.fetch_add(1, std::memory_order_release);
     QCoreApplication::postEvent(this, e, priority);
+  }
+
+  /// Runs `work` soon on this host, in FIFO order with the other ordinary work. @thread any
+  void enqueue(Runnable& work) {
+    if (slice_host == this) {
+      run_list_.push_local(work);  // we are the consumer, in a slice: it goes on after the others
+      return;
+    }
+    // The inbox's release/acquire orders what the pusher did before the work runs.
+    if (run_list_.push(work)) {
+      post_slice();
+    } else if (blocked_in_slice_.load(std::memory_order_seq_cst) && blocked_in_slice_.exchange(false)) {
+      // The list is claimed by a slice whose handler runs a nested event loop that has gone to
+      // sleep (see keep_nested_loops_fed): nobody else would wake it for this work.
+      post_slice();
+    }
+  }
+
+  /// Discards what the run list still holds. Only once nothing runs it any more (shutdown).
+  void discard_run_list() noexcept {
+    run_list_.drain([](Runnable& r) { r.discard(); });
   }
 
   /// Qt's GLib dispatcher only dispatches posted events when something was posted since its current
@@ -108,8 +161,22 @@ class Host final : public QObject {
   /// waking a sleeping thread costs far more than a short spin (bench-reference.md). Not on the
   /// GUI thread, whose other events must not wait. (Qt's GLib dispatcher announces aboutToBlock
   /// before every wait-capable iteration, so the spin is bounded and skipped when ours are queued.)
+  ///
+  /// The run list has the same problem without GLib: while a slice runs a handler that runs a
+  /// nested loop, the rest of the list waits for that slice, and pushes do not post (the list is
+  /// claimed). So when the thread is about to block inside a slice, it first says so
+  /// (blocked_in_slice_, which the next push answers with a SliceEvent), then posts one itself if
+  /// work is listed already: the nested loop runs the list (a slice inside the slice) and the
+  /// host's other actors keep running. The flag and the list's head are written and then read in
+  /// opposite orders on the two sides, all seq_cst, so at least one side sees the other.
   void keep_nested_loops_fed(QAbstractEventDispatcher* dispatcher, Duration spin) {
     QObject::connect(dispatcher, &QAbstractEventDispatcher::aboutToBlock, this, [this, dispatcher, spin] {
+      if (depth_ > 0) {
+        blocked_in_slice_.store(true, std::memory_order_seq_cst);
+        if (slices_posted_.load(std::memory_order_acquire) == 0 && run_list_.has_work() &&
+            blocked_in_slice_.exchange(false))
+          post_slice();
+      }
       if (!gui_ && spin > Duration::zero() && in_flight_.load(std::memory_order_acquire) == 0)
         (void)detail::spin_until([this] { return in_flight_.load(std::memory_order_acquire) > 0; }, spin);
       if (in_flight_.load(std::memory_order_acquire) > 0) dispatcher->wakeUp();
@@ -149,8 +216,16 @@ class Host final : public QObject {
   bool event(QEvent* e) override {
     (void)in_flight_.load(std::memory_order_acquire);  // before touching the event at all
     const QEvent::Type type = e->type();
-    if (type == kRunEvent || type == kArmEvent || type == kDisarmEvent || type == kStopEvent)
+    if (type == kSliceEvent) {
       in_flight_.fetch_sub(1, std::memory_order_acq_rel);
+      slices_posted_.fetch_sub(1, std::memory_order_acq_rel);
+      run_slice();
+      return true;
+    }
+    if (type == kRunEvent || type == kArmEvent || type == kDisarmEvent || type == kStopEvent) {
+      in_flight_.fetch_sub(1, std::memory_order_acq_rel);
+      urgent_.fetch_sub(1, std::memory_order_relaxed);
+    }
     if (type == kRunEvent) {
       auto* ev = static_cast<RunEvent*>(e);
       run_here(*std::exchange(ev->work, nullptr));
@@ -197,6 +272,43 @@ class Host final : public QObject {
   }
 
  private:
+  void post_slice() {
+    auto* e = new SliceEvent;  // made before the release below, like every event passed to post()
+    slices_posted_.fetch_add(1, std::memory_order_relaxed);
+    in_flight_.fetch_add(1, std::memory_order_release);
+    QCoreApplication::postEvent(this, e, Qt::NormalEventPriority);
+  }
+
+  // One turn of the run list, on the host's thread. A handler may run a nested event loop that
+  // runs another turn (see keep_nested_loops_fed): the list's state lives in run_list_, not here.
+  void run_slice() {
+    blocked_in_slice_.store(false, std::memory_order_relaxed);  // awake, and consuming
+    ++depth_;
+    Host* const outer = std::exchange(slice_host, this);
+    const TimePoint end = Clock::now() + kSlice;
+    for (;;) {
+      // Shutting down: what is left is discarded with the host (workers) or by shutdown() (GUI).
+      if (!accepting_.load(std::memory_order_acquire)) break;
+      if (run_list_.pushed()) run_list_.take();  // others' work joins the queue as it arrives
+      Runnable* r = run_list_.pop();
+      if (r == nullptr) {
+        if (run_list_.idle()) break;  // the next push posts a new SliceEvent
+        continue;
+      }
+      run_here(*r);
+      if (urgent_.load(std::memory_order_relaxed) > 0 || Clock::now() >= end) {
+        // Let Qt deliver what is waiting (our urgent events, timers, other objects' events), and
+        // come back behind it if work is left.
+        if (run_list_.local_empty()) run_list_.take();
+        if (!(run_list_.local_empty() && run_list_.idle()) && slices_posted_.load(std::memory_order_acquire) == 0)
+          post_slice();
+        break;
+      }
+    }
+    slice_host = outer;
+    --depth_;
+  }
+
   void run_here(Runnable& work) {
     if (!gui_) {
       work.run();  // a worker thread is marked as an actor thread for its whole life
@@ -218,7 +330,13 @@ class Host final : public QObject {
   };
   const QtRuntime& rt_;
   const bool gui_;
-  std::atomic<int> in_flight_{0};
+  const std::atomic<bool>& accepting_;
+  std::atomic<int> in_flight_{0};      // our events posted and not yet received
+  std::atomic<int> urgent_{0};         // of which the ones that are not SliceEvents
+  std::atomic<int> slices_posted_{0};  // of which SliceEvents
+  int depth_ = 0;                      // slices running on this thread (more than one: nested loops)
+  std::atomic<bool> blocked_in_slice_{false};  // about to block in a nested loop inside a slice
+  detail::RunnableInbox run_list_;
   std::unordered_map<TimerToken, Timer> timers_;
   std::unordered_map<int, TimerToken> by_id_;
 };
@@ -355,7 +473,7 @@ QtRuntime::QtRuntime(const RuntimeOptions& options) : impl_(std::make_unique<Imp
                               !qEnvironmentVariableIsSet("QT_NO_GLIB"));
   std::latch started(static_cast<std::ptrdiff_t>(n));
   for (unsigned i = 0; i < n; ++i) {
-    auto host = std::make_unique<Host>(*this, false);
+    auto host = std::make_unique<Host>(*this, false, impl_->accepting);
     auto worker = std::make_unique<Worker>(*this, *host, started, impl_->idle_spin, impl_->stops_posted);
     worker->setObjectName(QStringLiteral("actorscope-qt-%1").arg(i));
     host->moveToThread(worker.get());
@@ -364,7 +482,7 @@ QtRuntime::QtRuntime(const RuntimeOptions& options) : impl_(std::make_unique<Imp
     worker->start();
     impl_->workers.push_back(std::move(worker));
   }
-  impl_->hosts.push_back(std::make_unique<Host>(*this, true));  // the GUI host, on this thread
+  impl_->hosts.push_back(std::make_unique<Host>(*this, true, impl_->accepting));  // the GUI host, on this thread
   impl_->host_threads.push_back(impl_->gui_thread);
   if (impl_->gui_dispatcher != nullptr) impl_->hosts.back()->keep_nested_loops_fed(impl_->gui_dispatcher, Duration::zero());
   started.wait();
@@ -411,7 +529,12 @@ void QtRuntime::schedule(Runnable& work, Placement where, Urgency urgency) noexc
     work.discard();
     return;
   }
-  impl_->host(where.host).post(new RunEvent(&work), urgency == Urgency::high ? Qt::HighEventPriority : Qt::NormalEventPriority);
+  Host& host = impl_->host(where.host);
+  if (urgency == Urgency::high) {
+    host.post(new RunEvent(&work), Qt::HighEventPriority);  // overtakes the run list and other events
+  } else {
+    host.enqueue(work);
+  }
 }
 
 TimerToken QtRuntime::arm(Runnable& work, TimePoint deadline, Placement where) noexcept {
@@ -489,6 +612,7 @@ void QtRuntime::shutdown() noexcept {
     Host& gui = *impl_->hosts.back();
     gui.drop_timers();
     QCoreApplication::removePostedEvents(&gui);
+    gui.discard_run_list();
   }
 }
 
