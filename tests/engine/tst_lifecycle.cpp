@@ -344,11 +344,12 @@ class TestLifecycle : public QObject {
 
   void cleanup_runs_exactly_once_under_racing_stops_and_kills() {
     auto sys = make_system();
-    for (int round = 0; round < 20; ++round) {
+    Probe finished;  // "finished <round>" from each round's on_finished callback
+    constexpr int kRounds = 20;
+    for (int round = 0; round < kRounds; ++round) {
       std::atomic<int> post_stops{0};
-      std::atomic<int> finished_callbacks{0};
       auto a = sys->spawn(CleanupCounter{.post_stops = &post_stops}, {.name = "racer"}).value();
-      a.join_handle().on_finished([&](const auto&) { finished_callbacks.fetch_add(1); });
+      a.join_handle().on_finished([&finished, round](const auto&) { finished.record("finished " + std::to_string(round)); });
       auto race = [&](int k) {
         for (int i = 0; i < 50; ++i) {
           if ((i + k) % 3 == 0) {
@@ -370,10 +371,14 @@ class TestLifecycle : public QObject {
       }
       QVERIFY(a.wait(kTimeout));
       QVERIFY(post_stops.load() <= 1);
-      QCOMPARE(finished_callbacks.load(), 1);
+      // wait() may return as the exit completes, before the callbacks registered on it have run.
+      QVERIFY(finished.wait_for(*sys, "finished " + std::to_string(round)));
       QVERIFY(!sys->where_is("racer"));
       QCOMPARE(sys->actor_count(), std::size_t{0});
     }
+    sys.reset();  // nothing can call a callback any more
+    for (int round = 0; round < kRounds; ++round)
+      QCOMPARE(finished.count("finished " + std::to_string(round)), std::size_t{1});
   }
 
   void an_actor_that_stops_itself_exits_with_its_reason() {
