@@ -321,7 +321,8 @@ bool LiveSession::pump() {
 
 std::unique_ptr<observe::EventCollector> LiveSession::makeCollector(std::uint32_t every, bool timing) const {
   observe::EventCollector::Options options;
-  options.interest = {.messages = true, .timing = timing, .type_names = true, .sample_every = every};
+  options.interest = {
+      .messages = true, .timing = timing, .type_names = true, .sample_every = every, .time_sampled_only = true};
   options.per_thread_capacity = 16384;
   return std::make_unique<observe::EventCollector>(options);
 }
@@ -371,11 +372,9 @@ void LiveSession::adaptSampling() {
   while (target < (1u << 20) && target < wanted) target *= 2;
   target = std::max(target, 1u);
   const bool far = target >= sampleEvery_ * 4 || target * 4 <= sampleEvery_;
-  const bool timing = config_.timing && (timing_ ? rate <= config_.timingLimit : rate < config_.timingLimit / 2);
   if (qEnvironmentVariableIsSet("ACTORSCOPE_TRACE_SAMPLING"))
-    std::fprintf(stderr, "sampling: %.0f msgs/s at 1 in %u, wanted 1 in %u; timing %d\n", rate, sampleEvery_, target,
-                 timing);
-  if (far || timing != timing_) resample(far ? target : sampleEvery_, timing);
+    std::fprintf(stderr, "sampling: %.0f msgs/s at 1 in %u, wanted 1 in %u\n", rate, sampleEvery_, target);
+  if (far) resample(target, timing_);
 }
 
 void LiveSession::resample(std::uint32_t every, bool timing) {

@@ -51,11 +51,11 @@ struct SessionConfig {
   /// shows every message, a system handling millions a second shows a steady sample of them.
   bool adaptiveSampling = true;
   double eventBudget = 12000;
-  /// Queue and handling times (the histograms). Costs two clock reads per message in the engine:
-  /// about half the message rate of actors whose handlers do almost nothing. So above
-  /// `timingLimit` messages a second timing pauses (and resumes below half of it).
+  /// Queue and handling times (the histograms, the inspector's busy times). Only the sampled
+  /// messages are timed (Interest::time_sampled_only): the clock reads follow the sampling, which
+  /// the adaptive sampling keeps near `eventBudget`, so timing never has to pause however busy the
+  /// system is.
   bool timing = true;
-  double timingLimit = 500000;
   /// How often the UI takes the collected events: 33 ms is at most ~30 updates a second.
   int drainIntervalMs = 33;
   int statsIntervalMs = 100;
@@ -106,7 +106,7 @@ class LiveSession : public QObject, public views::ActorControl {
 
   /// The message sampling in force now (see SessionConfig::sampleEvery).
   std::uint32_t sampleEvery() const noexcept { return sampleEvery_; }
-  /// Whether queue and handling times are being measured now (see SessionConfig::timingLimit).
+  /// Whether the sampled messages' queue and handling times are measured (SessionConfig::timing).
   bool timingActive() const noexcept { return timing_; }
   /// How long each fold took (ns), and how old events were when folded (ns): the event lag.
   const observe::LogHistogram& foldTimes() const noexcept { return foldNs_; }

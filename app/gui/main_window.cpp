@@ -560,8 +560,7 @@ void MainWindow::updateStatus() {
   setText(messagesLabel_, QStringLiteral("%1 msgs").arg(views::formatRate(m.messagesPerSecond)));
   setText(eventsLabel_, QStringLiteral("%1 events").arg(views::formatRate(m.eventsPerSecond)));
   setText(droppedLabel_, QStringLiteral("%1 dropped").arg(views::formatCount(static_cast<double>(m.dropped))));
-  // How the message events are taken: the sampling, and whether timing is on (it pauses when the
-  // message rate is so high that reading the clock around each message would slow the engine).
+  // How the message events are taken: the sampling, and whether the sampled ones are timed.
   const bool timing = session_->timingActive() || !running;
   setText(samplingLabel_, !running ? QString()
                           : QStringLiteral("1:%1 sampled%2").arg(session_->sampleEvery()).arg(timing ? QString() : QStringLiteral(", no timing")));
@@ -569,15 +568,14 @@ void MainWindow::updateStatus() {
       QStringLiteral("One message in %1 per receiving actor becomes a message event for the flow chart and the latency "
                      "histograms; the sampling adapts to the message rate. Counters stay exact.%2")
           .arg(session_->sampleEvery())
-          .arg(timing ? QString()
-                      : QStringLiteral(" Timing is paused: above %1 messages a second, reading the clock around each "
-                                       "message would slow the engine down; the histograms keep what they measured.")
-                            .arg(views::formatCount(session_->config().timingLimit))));
-  inspector_->setTimingNote(timing ? QString()
-                                   : QStringLiteral("Timing is paused while the system handles more than %1 messages a "
-                                                    "second (the clock reads would slow it down): the histograms show "
-                                                    "what was measured before.")
-                                         .arg(views::formatCount(session_->config().timingLimit)));
+          .arg(timing ? QStringLiteral(" The sampled messages are also timed (queue and handling times), so the "
+                                       "histograms and the inspector's busy times describe them, not every message.")
+                      : QString()));
+  inspector_->setTimingNote(running && timing && session_->sampleEvery() > 1
+                                ? QStringLiteral("The histograms and busy times cover the sampled messages, one in %1 "
+                                                 "per actor: the system is too busy to time every message.")
+                                      .arg(session_->sampleEvery())
+                                : QString());
   if (const auto progress = session_->recordingProgress()) {
     setText(recordLabel_, QStringLiteral("● REC %1 · %2 events")
                               .arg(QFileInfo(QString::fromStdString(session_->recordingFile())).fileName(),
