@@ -107,7 +107,7 @@ bool Completion::wait_until(Runtime& rt, TimePoint deadline, std::string_view op
   }
 
   // Most waits are short: look for a little while before paying for a sleep and a wake-up.
-  if (const Duration spin = rt.idle_spin(); spin > Duration::zero()) {
+  if (const Duration spin = rt.wait_spin(); spin > Duration::zero()) {
     if (detail::spin_until([this] { return is_done(); }, std::min(spin, deadline - Clock::now()))) return true;
   }
 

@@ -128,6 +128,30 @@ class TestRuntime : public QObject {
     }
   }
 
+  // Blocking waits outside the runtime spin for wait_spin (none unless set), or idle_spin when
+  // that is longer; workers do not. The manual runtime's waits drive it and never spin.
+  void blocking_waits_spin_for_wait_spin_and_the_larger_idle_spin_wins() {
+    using std::chrono::microseconds;
+    const bool manual = current_runtime() == "manual";
+    auto spin_of = [](as::RuntimeOptions o) {
+      o.threads = 1;
+      return as::make_runtime(current_runtime(), o)->wait_spin();
+    };
+    QCOMPARE(spin_of({}), as::Duration::zero());
+    QCOMPARE(spin_of({.wait_spin = microseconds(50)}), manual ? as::Duration::zero() : as::Duration(microseconds(50)));
+    QCOMPARE(spin_of({.idle_spin = microseconds(200), .wait_spin = microseconds(10)}),
+             manual ? as::Duration::zero() : as::Duration(microseconds(200)));
+    // A wait that outlasts its spin still sleeps and is woken.
+    as::RuntimeOptions o;
+    o.threads = 1;
+    o.wait_spin = microseconds(1);
+    auto rt = as::make_runtime(current_runtime(), o);
+    Work later(*rt);
+    rt->arm(later, rt->now() + std::chrono::milliseconds(5), {});
+    QVERIFY(later.wait());
+    QVERIFY(later.ran);
+  }
+
   void timers_fire_in_deadline_order() {
     auto rt = make_current();
     std::mutex m;

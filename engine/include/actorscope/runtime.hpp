@@ -108,6 +108,15 @@ struct RuntimeOptions {
   /// idle, and on a machine whose cores are all busy it slows everything down (PERFORMANCE.md has
   /// measurements both ways). Zero, the default, sleeps at once.
   Duration idle_spin = Duration::zero();
+
+  /// How long a thread blocked in a wait outside the runtime (JoinHandle::wait, ActorCell::wait,
+  /// call(...).get(), JoinSet::join_next) looks for its result before it sleeps; the larger of
+  /// this and idle_spin applies. Unlike idle_spin, workers never spin for it. Many such waits end
+  /// within microseconds while being woken costs 2 to 50 µs on a virtual machine: with 50 µs, a
+  /// call from outside took 1-7 µs instead of 75-125 µs (PERFORMANCE.md). The price is up to this
+  /// much processor time per longer wait, taken from the workers when the cores are all busy.
+  /// Zero, the default, sleeps at once.
+  Duration wait_spin = Duration::zero();
 };
 
 class Runtime {
@@ -158,6 +167,9 @@ class Runtime {
 
   /// RuntimeOptions::idle_spin as this runtime applies it (zero for the manual runtime).
   virtual Duration idle_spin() const noexcept { return Duration::zero(); }
+  /// How long a blocking wait outside the runtime spins before it sleeps: the larger of
+  /// RuntimeOptions::wait_spin and idle_spin (zero for the manual runtime, whose waits drive it).
+  virtual Duration wait_spin() const noexcept { return idle_spin(); }
 
   /// Stops the threads. Work that has not run is discarded. Idempotent. The System calls it
   /// after every actor has stopped.

@@ -67,6 +67,7 @@ struct AsioRuntime::Impl {
       : threads(o.threads != 0 ? o.threads : std::max(1u, std::thread::hardware_concurrency())),
         blocking_threads(o.blocking_threads != 0 ? o.blocking_threads : 4),
         idle_spin(std::max(o.idle_spin, Duration::zero())),
+        wait_spin(std::max(o.wait_spin, idle_spin)),
         ioc(static_cast<int>(threads)),
         work(boost::asio::make_work_guard(ioc)),
         timer(ioc) {}
@@ -194,6 +195,7 @@ struct AsioRuntime::Impl {
   const unsigned threads;
   const unsigned blocking_threads;
   const Duration idle_spin;
+  const Duration wait_spin;  // for blocking waits outside the pool; workers use idle_spin
   std::atomic<std::int64_t> queued{0};
   // The earliest armed deadline (steady_clock ticks), for spinning workers; max when none.
   std::atomic<Clock::rep> next_timer{TimePoint::max().time_since_epoch().count()};
@@ -315,6 +317,7 @@ void AsioRuntime::run_blocking(Runnable& work) noexcept {
 bool AsioRuntime::on_runtime_thread() const noexcept { return current_runtime == this; }
 
 Duration AsioRuntime::idle_spin() const noexcept { return impl_->idle_spin; }
+Duration AsioRuntime::wait_spin() const noexcept { return impl_->wait_spin; }
 
 void AsioRuntime::shutdown() noexcept {
   Impl& s = *impl_;

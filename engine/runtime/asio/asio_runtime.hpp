@@ -25,6 +25,7 @@ class AsioRuntime final : public Runtime {
   void run_blocking(Runnable& work) noexcept override;
   bool on_runtime_thread() const noexcept override;
   Duration idle_spin() const noexcept override;
+  Duration wait_spin() const noexcept override;
   void shutdown() noexcept override;
 
  private:

@@ -427,6 +427,7 @@ struct QtRuntime::Impl {
   std::atomic<bool> accepting{true};
   std::atomic<bool> stops_posted{false};  // shutdown() has posted every worker its StopEvent
   Duration idle_spin{};
+  Duration wait_spin{};  // for blocking waits off the GUI thread; workers use idle_spin
   QThreadPool blocking;
 
   Host& host(std::uint32_t i) const noexcept { return *hosts[std::min<std::size_t>(i, hosts.size() - 1)]; }
@@ -465,6 +466,7 @@ QtRuntime::QtRuntime(const RuntimeOptions& options) : impl_(std::make_unique<Imp
   if (n > kHostMask) throw QtRuntimeError("the qt runtime supports at most 65535 worker threads");
   impl_->worker_count = n;
   impl_->idle_spin = std::max(options.idle_spin, Duration::zero());
+  impl_->wait_spin = std::max(options.wait_spin, impl_->idle_spin);
   impl_->blocking.setMaxThreadCount(static_cast<int>(options.blocking_threads != 0 ? options.blocking_threads : 4));
 
   // Qt gives a thread the GLib dispatcher unless QT_NO_GLIB is set when the thread starts; making
@@ -590,6 +592,7 @@ void QtRuntime::run_blocking(Runnable& work) noexcept {
 bool QtRuntime::on_runtime_thread() const noexcept { return current_runtime == this; }
 
 Duration QtRuntime::idle_spin() const noexcept { return impl_->idle_spin; }
+Duration QtRuntime::wait_spin() const noexcept { return impl_->wait_spin; }
 
 bool QtRuntime::drives_waits() const noexcept { return QThread::currentThread() == impl_->gui_thread; }
 

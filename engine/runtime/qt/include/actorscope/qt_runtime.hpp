@@ -39,6 +39,7 @@ class QtRuntime final : public Runtime {
   bool drive_until(const std::function<bool()>& done, TimePoint deadline) override;
   void wake_driver() noexcept override;
   Duration idle_spin() const noexcept override;
+  Duration wait_spin() const noexcept override;
   void shutdown() noexcept override;
 
   /// The host index of the GUI thread (worker hosts are 0 .. thread_count()-1).
