@@ -80,7 +80,6 @@ void LiveSession::start(const Workload& workload, const SessionConfig& config) {
 
   system_ = std::make_unique<System>(std::move(runtime));
   sampleEvery_ = std::max(1u, config.sampleEvery);
-  timing_ = config.timing;
   adaptedOnce_ = false;
   seq_ = 0;
   droppedBefore_ = 0;
@@ -88,7 +87,7 @@ void LiveSession::start(const Workload& workload, const SessionConfig& config) {
   uiDropped_ = 0;
   backlog_.clear();
   polls_.clear();
-  collector_ = makeCollector(sampleEvery_, timing_);
+  collector_ = makeCollector(sampleEvery_);
   poller_ = std::make_unique<observe::StatsPoller>(*system_);
   system_->attach(*collector_);
   try {
@@ -319,10 +318,10 @@ bool LiveSession::pump() {
   return changed;
 }
 
-std::unique_ptr<observe::EventCollector> LiveSession::makeCollector(std::uint32_t every, bool timing) const {
+std::unique_ptr<observe::EventCollector> LiveSession::makeCollector(std::uint32_t every) const {
   observe::EventCollector::Options options;
   options.interest = {
-      .messages = true, .timing = timing, .type_names = true, .sample_every = every, .time_sampled_only = true};
+      .messages = true, .timing = config_.timing, .type_names = true, .sample_every = every, .time_sampled_only = true};
   options.per_thread_capacity = 16384;
   return std::make_unique<observe::EventCollector>(options);
 }
@@ -374,17 +373,17 @@ void LiveSession::adaptSampling() {
   const bool far = target >= sampleEvery_ * 4 || target * 4 <= sampleEvery_;
   if (qEnvironmentVariableIsSet("ACTORSCOPE_TRACE_SAMPLING"))
     std::fprintf(stderr, "sampling: %.0f msgs/s at 1 in %u, wanted 1 in %u\n", rate, sampleEvery_, target);
-  if (far) resample(target, timing_);
+  if (far) resample(target);
 }
 
-void LiveSession::resample(std::uint32_t every, bool timing) {
+void LiveSession::resample(std::uint32_t every) {
   QElapsedTimer traceTimer;
   traceTimer.start();
   // The new collector hears about the present when it is attached (a spawned event for every live
   // actor, from the attaching thread): attach it from a helper thread while this thread drains
   // it, so that the present never overflows a ring. Then the old one is detached and emptied,
   // and the new one's first events are folded, without what the state already knows.
-  std::unique_ptr<observe::EventCollector> next = makeCollector(every, timing);
+  std::unique_ptr<observe::EventCollector> next = makeCollector(every);
   std::vector<observe::Event> held;
   std::atomic<bool> attached{false};
   std::thread helper([&] {
@@ -410,7 +409,6 @@ void LiveSession::resample(std::uint32_t every, bool timing) {
   for (observe::Event& e : held)
     if (!redundant(e)) backlog_.push_back(std::move(e));
   sampleEvery_ = every;
-  timing_ = timing;
   if (qEnvironmentVariableIsSet("ACTORSCOPE_TRACE_SAMPLING"))
     std::fprintf(stderr, "resample: %lld ms (attach + old flush %lld ms), %zu held events\n",
                  static_cast<long long>(traceTimer.elapsed()), static_cast<long long>(attachMs), held.size());

@@ -107,7 +107,7 @@ class LiveSession : public QObject, public views::ActorControl {
   /// The message sampling in force now (see SessionConfig::sampleEvery).
   std::uint32_t sampleEvery() const noexcept { return sampleEvery_; }
   /// Whether the sampled messages' queue and handling times are measured (SessionConfig::timing).
-  bool timingActive() const noexcept { return timing_; }
+  bool timingActive() const noexcept { return config_.timing; }
   /// How long each fold took (ns), and how old events were when folded (ns): the event lag.
   const observe::LogHistogram& foldTimes() const noexcept { return foldNs_; }
   const observe::LogHistogram& eventLag() const noexcept { return lagNs_; }
@@ -147,7 +147,7 @@ class LiveSession : public QObject, public views::ActorControl {
   bool applyStats(TimePoint deadline);
   void startStatsThread();
   void stopStatsThread();
-  std::unique_ptr<observe::EventCollector> makeCollector(std::uint32_t sampleEvery, bool timing) const;
+  std::unique_ptr<observe::EventCollector> makeCollector(std::uint32_t sampleEvery) const;
   /// Folds one event; with `dedupe`, an event that repeats what the state already says is skipped
   /// (a new collector's view of the present, the overlap of two collectors). True if folded.
   bool foldOne(observe::Event& event, bool dedupe);
@@ -158,7 +158,7 @@ class LiveSession : public QObject, public views::ActorControl {
   bool foldQueued(TimePoint deadline);
   bool redundant(const observe::Event& e) const;
   /// Replaces the collector by one that samples one message in `every` (with or without timing).
-  void resample(std::uint32_t every, bool timing);
+  void resample(std::uint32_t every);
   void adaptSampling();
 
   SessionConfig config_;
@@ -201,7 +201,6 @@ class LiveSession : public QObject, public views::ActorControl {
   std::uint64_t lastPumpNs_ = 0;
   std::uint64_t lastPumpCpuNs_ = 0;
   std::uint32_t sampleEvery_ = 1;
-  bool timing_ = true;
   bool adaptedOnce_ = false;
   std::uint64_t seq_ = 0;           ///< session-wide event order (collectors number from 1 each)
   std::uint64_t droppedBefore_ = 0; ///< drops counted by collectors replaced since the start

@@ -29,32 +29,44 @@ namespace actorscope {
 namespace {
 thread_local const AsioRuntime* current_runtime = nullptr;
 
+// Counts a posted handler in `queued` until it starts, or is destroyed without running, so that
+// idle workers can see work arrive without taking Asio's lock (nullptr: not counted; only spinning
+// workers look). Moves with its handler; only the last holder counts it down.
+class QueuedMark {
+ public:
+  explicit QueuedMark(std::atomic<std::int64_t>* queued) noexcept : queued_(queued) {}
+  QueuedMark(QueuedMark&& o) noexcept : queued_(std::exchange(o.queued_, nullptr)) {}
+  QueuedMark& operator=(QueuedMark&&) = delete;
+  ~QueuedMark() { taken(); }
+  void taken() noexcept {
+    if (queued_ != nullptr) std::exchange(queued_, nullptr)->fetch_sub(1, std::memory_order_relaxed);
+  }
+
+ private:
+  std::atomic<std::int64_t>* queued_;
+};
+
 // A posted Runnable. If Asio destroys the handler without calling it (the pool stopped), the
 // work is discarded, so every scheduled Runnable hears exactly one of run() or discard().
-// `queued` counts the handlers posted and not yet started, so that idle workers can see work
-// arrive without taking Asio's lock (nullptr for the blocking pool, which does not spin).
 class RunHandler {
  public:
-  RunHandler(Runnable* r, std::atomic<std::int64_t>* queued) noexcept : r_(r), queued_(queued) {}
-  RunHandler(RunHandler&& o) noexcept : r_(std::exchange(o.r_, nullptr)), queued_(o.queued_) {}
+  RunHandler(Runnable* r, std::atomic<std::int64_t>* queued) noexcept : r_(r), mark_(queued) {}
+  RunHandler(RunHandler&& o) noexcept : r_(std::exchange(o.r_, nullptr)), mark_(std::move(o.mark_)) {}
   RunHandler& operator=(RunHandler&&) = delete;
   ~RunHandler() {
-    if (r_ != nullptr) {
-      taken();
-      r_->discard();
+    if (Runnable* r = std::exchange(r_, nullptr)) {
+      mark_.taken();
+      r->discard();
     }
   }
   void operator()() {
-    taken();
+    mark_.taken();
     std::exchange(r_, nullptr)->run();
   }
 
  private:
-  void taken() noexcept {
-    if (queued_ != nullptr) queued_->fetch_sub(1, std::memory_order_relaxed);
-  }
   Runnable* r_;
-  std::atomic<std::int64_t>* queued_;
+  QueuedMark mark_;
 };
 
 // Items of the outside inbox one handler runs before it lets other handlers (timers, yielded
@@ -136,23 +148,17 @@ struct AsioRuntime::Impl {
   // where they are: shutdown() discards them.
   class InboxTurn {
    public:
-    InboxTurn(Impl* s, std::atomic<std::int64_t>* queued) noexcept : s_(s), queued_(queued) {}
-    InboxTurn(InboxTurn&& o) noexcept : s_(std::exchange(o.s_, nullptr)), queued_(o.queued_) {}
+    InboxTurn(Impl* s, std::atomic<std::int64_t>* queued) noexcept : s_(s), mark_(queued) {}
+    InboxTurn(InboxTurn&& o) noexcept : s_(std::exchange(o.s_, nullptr)), mark_(std::move(o.mark_)) {}
     InboxTurn& operator=(InboxTurn&&) = delete;
-    ~InboxTurn() {
-      if (s_ != nullptr) taken();
-    }
     void operator()() {
-      taken();
+      mark_.taken();
       std::exchange(s_, nullptr)->run_inbox();
     }
 
    private:
-    void taken() noexcept {
-      if (queued_ != nullptr) queued_->fetch_sub(1, std::memory_order_relaxed);
-    }
     Impl* s_;
-    std::atomic<std::int64_t>* queued_;
+    QueuedMark mark_;
   };
 
   std::atomic<std::int64_t>* count_queued() noexcept {
