@@ -1,6 +1,6 @@
-// MessagePool: per-thread free lists by size class, and a shared depot that moves whole batches
-// between threads (one lock per batch). Under AddressSanitizer it steps aside, so that a
-// use-after-free of a message is still caught.
+// MessagePool's slow paths (the fast ones are inline in the header): a shared depot that moves
+// whole batches between threads (one lock per batch), and each thread's exit cleanup. Under
+// AddressSanitizer the pool steps aside, so that a use-after-free of a message is still caught.
 #include <actorscope/detail/message_pool.hpp>
 
 #include <array>
@@ -10,25 +10,18 @@
 
 namespace actorscope::detail {
 
-#if defined(__SANITIZE_ADDRESS__)
-
-void* MessagePool::allocate(std::size_t size) { return ::operator new(size); }
-void MessagePool::deallocate(void* p, std::size_t size) noexcept { ::operator delete(p, size); }
-
-#else
+#if !defined(__SANITIZE_ADDRESS__)
 
 namespace {
 
-constexpr std::size_t kGranule = 32;                         // size classes: 32, 64, ..., 1024 bytes
-constexpr std::size_t kClasses = MessagePool::kMaxPooled / kGranule;
+using Block = MessagePool::Block;
+using FreeLists = MessagePool::FreeLists;
+constexpr std::size_t kClasses = MessagePool::kClasses;
 constexpr std::size_t kBatch = 64;                           // blocks moved to or from the depot at once
-constexpr std::size_t kThreadCap = 2 * kBatch;               // a thread keeps at most this many per class
+constexpr std::uint32_t kThreadCap = 2 * kBatch;             // a thread keeps at most this many per class
 constexpr std::size_t kDepotBytes = std::size_t{4} << 20;    // the depot keeps at most this much per class
 constexpr std::size_t kDepotMaxBatches = 256;                // ... and at most this many batches
-
-struct Block {
-  Block* next;
-};
+constexpr std::uint8_t kUnarmed = 0, kArmed = 1, kExiting = 2;
 
 // A chain of kBatch blocks.
 struct Batch {
@@ -36,8 +29,7 @@ struct Batch {
   std::size_t count = 0;
 };
 
-constexpr std::size_t class_of(std::size_t size) noexcept { return (size + kGranule - 1) / kGranule - 1; }
-constexpr std::size_t class_size(std::size_t cls) noexcept { return (cls + 1) * kGranule; }
+constexpr std::size_t class_size(std::size_t cls) noexcept { return MessagePool::class_size(cls); }
 constexpr std::size_t depot_cap(std::size_t cls) noexcept {
   const std::size_t by_bytes = kDepotBytes / (kBatch * class_size(cls));
   return by_bytes < kDepotMaxBatches ? by_bytes : kDepotMaxBatches;
@@ -86,79 +78,65 @@ Depot& depot() noexcept {
   return *d;
 }
 
-// One per thread: a free list per class. On thread exit its blocks go back to the depot.
-struct ThreadCache {
-  std::array<Block*, kClasses> head{};
-  std::array<std::size_t, kClasses> count{};
+// Takes the first n blocks of a class's list as a batch.
+Batch detach(FreeLists& l, std::size_t cls, std::size_t n) noexcept {
+  Batch b{l.head[cls], n};
+  Block* last = l.head[cls];
+  for (std::size_t i = 1; i < n; ++i) last = last->next;
+  l.head[cls] = last->next;
+  last->next = nullptr;
+  l.count[cls] -= static_cast<std::uint32_t>(n);
+  return b;
+}
 
-  ~ThreadCache() {
+// Gives the thread's blocks back to the depot when the thread exits. It is a separate
+// thread_local, constructed only by the slow paths, so that the lists themselves stay trivially
+// destructible and free of access guards.
+struct ExitCleanup {
+  FreeLists* lists = nullptr;  // this thread's (set when armed)
+  ~ExitCleanup() {
+    FreeLists& l = *lists;
+    l.state = kExiting;  // later frees on this thread (other thread_locals' destructors) go to the heap
+    l.cap = 0;
     for (std::size_t cls = 0; cls < kClasses; ++cls) {
-      while (count[cls] > 0) depot().give(cls, detach(cls, count[cls] < kBatch ? count[cls] : kBatch));
+      while (l.count[cls] > 0) depot().give(cls, detach(l, cls, l.count[cls] < kBatch ? l.count[cls] : kBatch));
     }
-  }
-
-  // Takes the first n blocks of a class's list as a batch.
-  Batch detach(std::size_t cls, std::size_t n) noexcept {
-    Batch b{head[cls], n};
-    Block* last = head[cls];
-    for (std::size_t i = 1; i < n; ++i) last = last->next;
-    head[cls] = last->next;
-    last->next = nullptr;
-    count[cls] -= n;
-    return b;
   }
 };
 
-thread_local ThreadCache cache;
+thread_local ExitCleanup exit_cleanup;
+
+void arm(FreeLists& l) noexcept {
+  exit_cleanup.lists = &l;  // the first use constructs it, which registers its destructor
+  l.state = kArmed;
+  l.cap = kThreadCap;
+}
 
 }  // namespace
 
-// The slow paths are out of line, so that the fast paths (a pop or push on the thread's list) need
-// no stack frame: with them inline, every call saved and restored six registers for nothing.
-namespace {
-
-[[gnu::noinline]] void* refill_and_allocate(std::size_t cls) {
-  ThreadCache& c = cache;
+void* MessagePool::allocate_slow(std::size_t cls) {
+  FreeLists& l = lists_;
+  if (l.state == kExiting) return ::operator new(class_size(cls));
+  if (l.state == kUnarmed) arm(l);
   Batch b;
   if (!depot().take(cls, b)) return ::operator new(class_size(cls));
   Block* blk = b.head;
-  c.head[cls] = blk->next;
-  c.count[cls] = b.count - 1;
+  l.head[cls] = blk->next;
+  l.count[cls] = static_cast<std::uint32_t>(b.count - 1);
   return blk;
 }
 
-[[gnu::noinline]] void give_back_batch(std::size_t cls) noexcept {
-  ThreadCache& c = cache;
-  depot().give(cls, c.detach(cls, kBatch));
-}
-
-}  // namespace
-
-void* MessagePool::allocate(std::size_t size) {
-  if (size > kMaxPooled) [[unlikely]]
-    return ::operator new(size);
-  const std::size_t cls = class_of(size);
-  ThreadCache& c = cache;
-  Block* blk = c.head[cls];
-  if (blk == nullptr) [[unlikely]]
-    return refill_and_allocate(cls);
-  c.head[cls] = blk->next;
-  --c.count[cls];
-  return blk;
-}
-
-void MessagePool::deallocate(void* p, std::size_t size) noexcept {
-  if (size > kMaxPooled) [[unlikely]] {
-    ::operator delete(p, size);
+void MessagePool::deallocate_slow(std::size_t cls) noexcept {
+  FreeLists& l = lists_;
+  if (l.state == kExiting) {  // the block was pushed: take it back off and free it
+    Block* b = l.head[cls];
+    l.head[cls] = b->next;
+    --l.count[cls];
+    ::operator delete(static_cast<void*>(b), class_size(cls));
     return;
   }
-  const std::size_t cls = class_of(size);
-  ThreadCache& c = cache;
-  auto* blk = static_cast<Block*>(p);
-  blk->next = c.head[cls];
-  c.head[cls] = blk;
-  if (++c.count[cls] > kThreadCap) [[unlikely]]
-    give_back_batch(cls);
+  if (l.state == kUnarmed) arm(l);
+  if (l.count[cls] > l.cap) depot().give(cls, detach(l, cls, kBatch));
 }
 
 #endif
