@@ -76,8 +76,6 @@ CellCore::CellCore(SystemCore& sys, CellConfig config)
 
 CellCore::~CellCore() = default;
 
-thread_local CellCore* CellCore::current_ = nullptr;
-
 // Makes a cell the current actor of this thread for a scope. Scopes nest: a Qt handler may run a
 // nested event loop that drains another actor.
 class CellCore::CurrentCell {
@@ -153,12 +151,18 @@ void CellCore::note_mailbox_depth() noexcept {
     mailbox_max_.store(depth, std::memory_order_relaxed);
 }
 
-void CellCore::count_handled(bool failed) noexcept {
+// Inline (the drain calls it once per message): only the counter, and one look at the System's
+// observing bits.
+inline void CellCore::count_handled(bool failed) noexcept {
   bump(handled_);
-  if constexpr (!kObserve) return;
+  if constexpr (kObserve) {
+    if (sys_.observing() != 0) [[unlikely]]
+      observe_handled(failed);
+  }
+}
+
+void CellCore::observe_handled(bool failed) noexcept {
   const std::uint8_t obs = sys_.observing();
-  if (obs == 0) [[likely]]
-    return;
   auto& n = static_cast<MessageNode&>(*in_flight_);
   const bool timing =
       (obs & (kTiming | kSampledTiming)) != 0 && n.enqueued_ns != 0 && in_flight_started_ != TimePoint{};
@@ -266,17 +270,10 @@ bool CellCore::push_message(MessageNode& n) noexcept {
   return true;
 }
 
-bool CellCore::push_own_message(MessageNode& n) noexcept {
-  if (!accepts_messages()) return false;
-  // What other senders queued before this send stays ahead of it: splice them in first.
-  if (messages_.has_items()) {
-    message_queue_.append_lifo(messages_.take());
-    // Taking a sealed chain closes the lane: a drain() came first, so refuse like push() would.
-    if (messages_.is_closed()) return false;
-  }
-  bump(received_own_);
-  message_queue_.push_back(&n);
-  return true;
+bool CellCore::splice_inbox() noexcept {
+  message_queue_.append_lifo(messages_.take());
+  // Taking a sealed chain closes the lane: a drain() came first, so refuse like push() would.
+  return !messages_.is_closed();
 }
 
 bool CellCore::push_supervision(SupervisionEvent event) noexcept {
@@ -285,6 +282,7 @@ bool CellCore::push_supervision(SupervisionEvent event) noexcept {
     delete node;
     return false;
   }
+  raise_attention();
   wake_if_idle(Urgency::normal);
   return true;
 }
@@ -294,6 +292,7 @@ void CellCore::post_wake(Wait& w) noexcept {
     w.release();  // the actor has exited; nobody is left to resume
     return;
   }
+  raise_attention();
   wake_if_idle_or_suspended();
 }
 
@@ -305,11 +304,13 @@ void CellCore::request_stop(std::string reason) noexcept {
     drop_stop(req);  // a stop is already pending or taken: the first one wins
     return;
   }
+  raise_attention();
   wake_if_idle(Urgency::high);
 }
 
 void CellCore::request_kill() noexcept {
   if (kill_.exchange(true, std::memory_order_seq_cst)) return;
+  raise_attention();
   wake_if_idle_or_suspended();
 }
 
@@ -372,14 +373,14 @@ bool CellCore::enter_suspended() noexcept {
   return sched_.compare_exchange_strong(expected, kScheduled, std::memory_order_seq_cst);
 }
 
-StopRequest* CellCore::take_stop() noexcept {
+inline StopRequest* CellCore::take_stop() noexcept {
   StopRequest* s = stop_.load(std::memory_order_acquire);
   if (s == nullptr || s == stop_taken()) return nullptr;
   stop_.store(stop_taken(), std::memory_order_release);  // producers only CAS from nullptr
   return s;
 }
 
-MailboxNode* CellCore::next_supervision() noexcept {
+inline MailboxNode* CellCore::next_supervision() noexcept {
   if (supervision_queue_.empty()) {
     if (!supervision_.has_items()) return nullptr;  // the usual case: no CAS, no splice
     supervision_queue_.append_lifo(supervision_.take());
@@ -387,7 +388,7 @@ MailboxNode* CellCore::next_supervision() noexcept {
   return supervision_queue_.pop();
 }
 
-MailboxNode* CellCore::next_message() noexcept {
+inline MailboxNode* CellCore::next_message() noexcept {
   if (message_queue_.empty()) {
     message_queue_.append_lifo(messages_.take());
     note_mailbox_depth();
@@ -395,55 +396,73 @@ MailboxNode* CellCore::next_message() noexcept {
   return message_queue_.pop();
 }
 
+// The in-flight node is a message (not a supervision event) and its hook is done: count it, then
+// destroy it. complete_hook(Hook::message, ok) does the same through its general branches.
+inline void CellCore::complete_message() noexcept {
+  count_handled(false);
+  destroy_message(*std::exchange(in_flight_, nullptr));
+}
+
 CellCore::DrainEnd CellCore::drain() noexcept {
   std::uint32_t budget = budget_;
+  // Whether the last look at lanes 1-3 found them empty, with no hook suspended and the actor
+  // running: then, until a producer raises attention_, the drain goes straight to the messages.
+  // Any other turn of the loop (a lane served, a hook suspended, a state change) clears it.
+  bool quiet = false;
   for (;;) {
-    // Lane 1: signal. A kill ends the actor now, even in the middle of a suspended handler.
-    if (kill_.load(std::memory_order_acquire)) {
-      on_killed();
-      return DrainEnd::finished;
-    }
-    // Resumptions of a suspended handler (and stale wakes to drop).
-    if (!wake_queue_.empty() || wakes_.has_items()) {
-      deliver_wakes();
-      if (phase_ == Phase::finished) return DrainEnd::finished;
-      continue;
-    }
-    // A suspended handler blocks every other lane until it finishes.
-    if (task_) {
-      if (enter_suspended()) continue;
-      return DrainEnd::parked;
-    }
-    if (phase_ == Phase::starting) {
-      begin_hook(Hook::post_start, run_post_start());
-      if (phase_ == Phase::finished) return DrainEnd::finished;
-      continue;
-    }
-    // Lane 2: stop. It waits for the in-flight handler, then outranks everything queued.
-    if (StopRequest* s = take_stop()) {
-      std::string reason = s == &g_plain_stop ? std::string() : std::move(s->reason);
-      drop_stop(s);
-      begin_stop(std::move(reason));
-      if (phase_ == Phase::finished) return DrainEnd::finished;
-      continue;
-    }
-    // Lane 3: supervision events.
-    if (MailboxNode* n = next_supervision()) {
-      in_flight_ = n;
-      in_flight_is_supervision_ = true;
-      const SupervisionEvent& event = static_cast<SupervisionNode*>(n)->event;
-      if (event.is<ActorFailed>()) bump(child_failures_);
-      if constexpr (kObserve) {
-        if (sys_.observing() != 0) [[unlikely]]
-          observe_supervision(event);
+    if (!quiet || attention_.load(std::memory_order_relaxed) != 0) {
+      quiet = false;
+      // Cleared before the lanes are read: a request queued after this is seen next time round.
+      if (attention_.load(std::memory_order_relaxed) != 0) attention_.exchange(0, std::memory_order_acq_rel);
+      // Lane 1: signal. A kill ends the actor now, even in the middle of a suspended handler.
+      if (kill_.load(std::memory_order_acquire)) {
+        on_killed();
+        return DrainEnd::finished;
       }
-      begin_hook(Hook::supervision, run_supervision(static_cast<SupervisionNode*>(n)->event));
-      if (phase_ == Phase::finished) return DrainEnd::finished;
-      continue;
+      // Resumptions of a suspended handler (and stale wakes to drop).
+      if (!wake_queue_.empty() || wakes_.has_items()) {
+        deliver_wakes();
+        if (phase_ == Phase::finished) return DrainEnd::finished;
+        continue;
+      }
+      // A suspended handler blocks every other lane until it finishes.
+      if (task_) {
+        if (enter_suspended()) continue;
+        return DrainEnd::parked;
+      }
+      if (phase_ == Phase::starting) {
+        begin_hook(Hook::post_start, run_post_start());
+        if (phase_ == Phase::finished) return DrainEnd::finished;
+        continue;
+      }
+      // Lane 2: stop. It waits for the in-flight handler, then outranks everything queued.
+      if (StopRequest* s = take_stop()) {
+        std::string reason = s == &g_plain_stop ? std::string() : std::move(s->reason);
+        drop_stop(s);
+        begin_stop(std::move(reason));
+        if (phase_ == Phase::finished) return DrainEnd::finished;
+        continue;
+      }
+      // Lane 3: supervision events.
+      if (MailboxNode* n = next_supervision()) {
+        in_flight_ = n;
+        in_flight_is_supervision_ = true;
+        const SupervisionEvent& event = static_cast<SupervisionNode*>(n)->event;
+        if (event.is<ActorFailed>()) bump(child_failures_);
+        if constexpr (kObserve) {
+          if (sys_.observing() != 0) [[unlikely]]
+            observe_supervision(event);
+        }
+        begin_hook(Hook::supervision, run_supervision(static_cast<SupervisionNode*>(n)->event));
+        if (phase_ == Phase::finished) return DrainEnd::finished;
+        continue;
+      }
+      quiet = phase_ == Phase::running;
     }
     // Lane 4: messages, up to the budget per drain.
     if (MailboxNode* n = next_message()) {
       if (n == &drain_marker_) {
+        quiet = false;
         begin_stop("drained");
         if (phase_ == Phase::finished) return DrainEnd::finished;
         continue;
@@ -455,8 +474,13 @@ CellCore::DrainEnd CellCore::drain() noexcept {
         if (sys_.observing() & (kTiming | kSampledTiming)) [[unlikely]]
           in_flight_started_ = static_cast<MessageNode*>(n)->enqueued_ns != 0 ? runtime_.now() : TimePoint{};
       }
-      begin_hook(Hook::message, run_message(*n));
-      if (phase_ == Phase::finished) return DrainEnd::finished;
+      if (const HookResult r = run_message(*n); r.kind == HookResult::Kind::done) [[likely]] {
+        complete_message();  // cannot finish the actor: only a failure or a suspension can
+      } else {
+        quiet = false;
+        begin_hook(Hook::message, r);
+        if (phase_ == Phase::finished) return DrainEnd::finished;
+      }
       if (--budget == 0) {
         budget = budget_;
         if (!task_ && (!message_queue_.empty() || has_work())) {
@@ -466,7 +490,10 @@ CellCore::DrainEnd CellCore::drain() noexcept {
       }
       continue;
     }
-    if (enter_idle()) continue;
+    if (enter_idle()) {
+      quiet = false;  // work came in as we went idle: it may be in any lane
+      continue;
+    }
     return DrainEnd::parked;
   }
 }

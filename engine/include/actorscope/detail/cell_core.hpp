@@ -106,8 +106,17 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   bool push_message(MessageNode& n) noexcept;
   /// The same for a message this actor sends itself, from its own drain or pre_start (where
   /// current() == this): nobody else consumes the lane then, so the message goes straight to
-  /// the drain's queue without an atomic read-modify-write or a wake-up check. @thread owner
-  bool push_own_message(MessageNode& n) noexcept;
+  /// the drain's queue without an atomic read-modify-write or a wake-up check. Inline: it is most
+  /// of a self-send. @thread owner
+  bool push_own_message(MessageNode& n) noexcept {
+    if (!accepts_messages()) return false;
+    // What other senders queued before this send stays ahead of it: splice them in first.
+    if (messages_.has_items() && !splice_inbox()) [[unlikely]]
+      return false;
+    bump(received_own_);
+    message_queue_.push_back(&n);
+    return true;
+  }
   /// Fills in a message's observation fields and emits message_sent; `observing` is the System's
   /// observing() bits, non-zero. Called by the sender before push_message.
   void note_send(MessageNode& n, std::uint8_t observing, std::string_view type) noexcept;
@@ -181,12 +190,17 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   void schedule_drain(Urgency u) noexcept;
   void wake_if_idle(Urgency u) noexcept;
   void wake_if_idle_or_suspended() noexcept;
+  /// Tells the drain to look at lanes 1-3 again. @thread any, after the lane's request is queued
+  void raise_attention() noexcept { attention_.store(1, std::memory_order_release); }
   bool enter_idle() noexcept;
   bool enter_suspended() noexcept;
   bool has_work() const noexcept;
   StopRequest* take_stop() noexcept;
   MailboxNode* next_supervision() noexcept;
   MailboxNode* next_message() noexcept;
+  /// Moves what other senders queued into the drain's queue; false if that closed the lane (a
+  /// drain's seal was among it).
+  bool splice_inbox() noexcept;
   void deliver_wakes() noexcept;
   void begin_hook(Hook hook, HookResult r) noexcept;
   void complete_hook(Hook hook, HookResult r) noexcept;
@@ -205,13 +219,19 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   // Observation (only reached when an observer is attached).
   void observe_exit(ExitKind kind, const std::string& text) noexcept;
   void observe_supervision(const SupervisionEvent& event) noexcept;
+  /// Counts the in-flight message as handled and, with an observer attached, reports it.
   void count_handled(bool failed) noexcept;
+  void observe_handled(bool failed) noexcept;
+  /// Ends the in-flight message's handling after its hook finished without failing or suspending:
+  /// the drain's common case, without the general hook completion's branches.
+  void complete_message() noexcept;
   void note_mailbox_depth() noexcept;
   /// Increments a counter that only the owner thread writes (no read-modify-write needed).
   static void bump(std::atomic<std::uint64_t>& c, std::uint64_t by = 1) noexcept {
     c.store(c.load(std::memory_order_relaxed) + by, std::memory_order_relaxed);
   }
-  static thread_local CellCore* current_;
+  // Constant-initialised and defined here, so that reading it needs no TLS init check.
+  static inline thread_local constinit CellCore* current_ = nullptr;
   class CurrentCell;
 
   // Called by SystemCore on the spawning thread.
@@ -242,6 +262,9 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   std::atomic<std::uint8_t> sched_{kScheduled};  // the spawner owns the first drain
   std::atomic<bool> kill_{false};
   std::atomic<StopRequest*> stop_{nullptr};
+  // Raised by every producer of lanes 1-3 (kill, stop, wake, supervision) after it has queued its
+  // request, so that while messages flow the drain looks at one byte instead of at four lanes.
+  std::atomic<std::uint8_t> attention_{0};
   MailboxNode drain_marker_;
   Inbox wakes_;
   Inbox supervision_;

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <atomic>
-#include <cstddef>
 
 namespace actorscope::detail {
 
@@ -77,20 +76,17 @@ class Inbox {
 class NodeQueue {
  public:
   bool empty() const noexcept { return head_ == nullptr; }
-  std::size_t size() const noexcept { return size_; }
 
   /// Appends a LIFO chain (as Inbox::take returns it) in FIFO order.
   void append_lifo(MailboxNode* chain) noexcept {
     if (chain == nullptr) return;
     MailboxNode* first = nullptr;  // reverse in place
     MailboxNode* last = chain;
-    std::size_t n = 0;
     while (chain != nullptr) {
       MailboxNode* next = chain->next;
       chain->next = first;
       first = chain;
       chain = next;
-      ++n;
     }
     if (tail_ != nullptr) {
       tail_->next = first;
@@ -98,7 +94,6 @@ class NodeQueue {
       head_ = first;
     }
     tail_ = last;
-    size_ += n;
   }
 
   /// Appends one node.
@@ -110,23 +105,20 @@ class NodeQueue {
       head_ = n;
     }
     tail_ = n;
-    ++size_;
   }
 
+  /// Removes the first node. Its `next` is left as it was: whoever queues it again sets it.
   MailboxNode* pop() noexcept {
     MailboxNode* n = head_;
     if (n == nullptr) return nullptr;
     head_ = n->next;
     if (head_ == nullptr) tail_ = nullptr;
-    n->next = nullptr;
-    --size_;
     return n;
   }
 
  private:
   MailboxNode* head_ = nullptr;
   MailboxNode* tail_ = nullptr;
-  std::size_t size_ = 0;
 };
 
 }  // namespace actorscope::detail
