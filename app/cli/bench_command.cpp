@@ -264,6 +264,7 @@ int run_bench(std::vector<std::string> args) {
   if (auto s = a.integer("samples", 1, 10000)) options.samples = static_cast<unsigned>(*s);
   if (auto w = a.integer("warm-up-ms", 0, 600000)) options.warm_up = std::chrono::milliseconds(*w);
   if (auto sp = a.integer("idle-spin-us", 0, 1000000)) options.idle_spin = std::chrono::microseconds(*sp);
+  if (auto sp = a.integer("wait-spin-us", 0, 1000000)) options.wait_spin = std::chrono::microseconds(*sp);
   const std::optional<std::string> json_path = a.value("json");
   const std::optional<std::string> history_path = a.value("history");
   const bool no_history = a.flag("no-history");
@@ -337,7 +338,7 @@ const Command& bench_command() {
   static const Command c{
       "bench", "run the benchmark suite on each runtime, side by side",
       "usage: actorscope bench [--runtime asio,qt] [--threads N] [--filter REGEX] [--quick] [--samples N]\n"
-      "                        [--warm-up-ms N] [--idle-spin-us N] [--json FILE]\n"
+      "                        [--warm-up-ms N] [--idle-spin-us N] [--wait-spin-us N] [--json FILE]\n"
       "                        [--history FILE | --no-history] [--list]\n"
       "\n"
       "Runs the benchmark suite (ractor's five core benchmarks, their fully quiescent variants, messaging,\n"
@@ -356,6 +357,8 @@ const Command& bench_command() {
       "  --warm-up-ms N   warm-up time per benchmark in ms; 0 skips it (default: each benchmark's own)\n"
       "  --idle-spin-us N let idle runtime threads and blocked waits spin N us before sleeping\n"
       "                   (RuntimeOptions::idle_spin; default 0)\n"
+      "  --wait-spin-us N let blocked waits alone spin N us before sleeping; idle runtime threads do\n"
+      "                   not (RuntimeOptions::wait_spin; default 0)\n"
       "  --json FILE      also write the results as a JSON document (format in docs/PERFORMANCE.md)\n"
       "  --history FILE   the history file to append to\n"
       "                   (default: $XDG_DATA_HOME/actorscope/bench-history.db,\n"

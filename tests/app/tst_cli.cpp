@@ -9,6 +9,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <sqlite3.h>
 
 #include "cli/args.hpp"
 #include "cli/command.hpp"
@@ -103,6 +104,40 @@ class TestCli : public QObject {
              0);
     QVERIFY(QFileInfo(QString::fromStdString(json)).size() > 0);
     QVERIFY(QFileInfo(QString::fromStdString(history)).size() > 0);
+  }
+
+  // --wait-spin-us reaches the run's options: the JSON document and the history both say what the
+  // run was measured with, so that spinning and sleeping runs are never mixed up.
+  void bench_records_the_wait_spin_it_ran_with() {
+    QTemporaryDir dir;
+    const std::string json = dir.filePath("out.json").toStdString();
+    const std::string history = dir.filePath("history.db").toStdString();
+    QCOMPARE(actorscope::cli::dispatch({"bench", "--filter", "^Call round trip from outside$", "--runtime", "asio",
+                                        "--samples", "1", "--warm-up-ms", "0", "--wait-spin-us", "20", "--json",
+                                        json, "--history", history}),
+             0);
+    QFile f(QString::fromStdString(json));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QJsonObject doc = QJsonDocument::fromJson(f.readAll()).object();
+    QCOMPARE(doc["options"].toObject()["wait_spin_us"].toDouble(), 20.0);
+    QCOMPARE(doc["options"].toObject()["idle_spin_us"].toDouble(), 0.0);
+    const QJsonArray results = doc["results"].toArray();
+    QCOMPARE(results.size(), 1);
+    QVERIFY2(results[0].toObject()["error"].isNull(), qPrintable(results[0].toObject()["error"].toString()));
+
+    sqlite3* db = nullptr;
+    QCOMPARE(sqlite3_open_v2(history.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+    sqlite3_stmt* st = nullptr;
+    QCOMPARE(sqlite3_prepare_v2(db, "SELECT wait_spin_us, idle_spin_us FROM runs", -1, &st, nullptr), SQLITE_OK);
+    QCOMPARE(sqlite3_step(st), SQLITE_ROW);
+    const auto wait = sqlite3_column_int64(st, 0), idle = sqlite3_column_int64(st, 1);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    QCOMPARE(wait, 20);
+    QCOMPARE(idle, 0);
+
+    // Out of range is a usage error that names the option.
+    QCOMPARE(actorscope::cli::dispatch({"bench", "--wait-spin-us", "2000000", "--no-history"}), 2);
   }
 
   // The recording measurements (storage/benchmarks) are part of `actorscope bench`: in a quick run

@@ -248,6 +248,47 @@ class TestBenchmarks : public QObject {
     }
   }
 
+  // A history written by an older actorscope (schema version 1, before --wait-spin-us) is brought
+  // forward when it is opened: its runs stay, read back with no wait spin, and new runs can be added.
+  void a_version_1_history_is_migrated_and_keeps_its_runs() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("v1.db").toStdString();
+    {
+      bench::HistoryStore store(path);
+      store.record(smoke_report());
+    }
+    // Turn it into exactly what version 1 wrote: no wait_spin_us column, user_version 1.
+    sqlite3* db = nullptr;
+    QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    QCOMPARE(sqlite3_exec(db, "ALTER TABLE runs DROP COLUMN wait_spin_us; PRAGMA user_version = 1", nullptr, nullptr,
+                          nullptr),
+             SQLITE_OK);
+    sqlite3_close(db);
+
+    {
+      bench::HistoryStore store(path);
+      QCOMPARE(store.runs().size(), std::size_t{1});
+      store.record(smoke_report());
+      QCOMPARE(store.runs().size(), std::size_t{2});
+    }
+    QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    auto single = [db](const char* sql) {
+      sqlite3_stmt* st = nullptr;
+      std::int64_t v = -1;
+      if (sqlite3_prepare_v2(db, sql, -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+        v = sqlite3_column_int64(st, 0);
+      sqlite3_finalize(st);
+      return v;
+    };
+    const std::int64_t version = single("PRAGMA user_version");
+    const std::int64_t spinning = single("SELECT count(*) FROM runs WHERE wait_spin_us != 0");
+    const std::int64_t runs = single("SELECT count(*) FROM runs WHERE wait_spin_us = 0");
+    sqlite3_close(db);
+    QCOMPARE(version, std::int64_t{bench::kHistorySchemaVersion});
+    QCOMPARE(spinning, std::int64_t{0});
+    QCOMPARE(runs, std::int64_t{2});
+  }
+
   void the_default_history_path_follows_xdg_data_home() {
     const QByteArray old = qgetenv("XDG_DATA_HOME");
     qputenv("XDG_DATA_HOME", "/tmp/xdg-data");

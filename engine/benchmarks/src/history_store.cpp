@@ -4,6 +4,7 @@
 #include <sqlite3.h>
 
 #include <cstdlib>
+#include <iterator>
 #include <filesystem>
 #include <system_error>
 
@@ -22,7 +23,7 @@ const char* measure_name(Measure m) {
   return "time";
 }
 
-// The whole schema of version 1. Statistics columns are in the result's unit; the per-element
+// The whole schema of the current version (2). Statistics columns are in the result's unit; the per-element
 // figure is median / elements.
 constexpr const char* kSchema = R"sql(
 CREATE TABLE IF NOT EXISTS runs (
@@ -36,6 +37,7 @@ CREATE TABLE IF NOT EXISTS runs (
   runtimes      TEXT NOT NULL,
   samples       INTEGER NOT NULL,
   idle_spin_us  INTEGER NOT NULL,
+  wait_spin_us  INTEGER NOT NULL DEFAULT 0,
   cancelled     INTEGER NOT NULL,
   cpu_model     TEXT NOT NULL,
   cores         INTEGER NOT NULL,
@@ -81,6 +83,14 @@ CREATE TABLE IF NOT EXISTS phases (
   PRIMARY KEY (result_id, name)
 ) WITHOUT ROWID;
 )sql";
+
+// What turns a file of version N - 1 into version N, for each N from 2 on (index N - 2). Each
+// runs in the same transaction as the update of user_version.
+constexpr const char* kMigrations[] = {
+    // 2: runs record --wait-spin-us; older runs had none.
+    "ALTER TABLE runs ADD COLUMN wait_spin_us INTEGER NOT NULL DEFAULT 0",
+};
+static_assert(std::size(kMigrations) == kHistorySchemaVersion - 1, "one migration per schema version after 1");
 
 // A prepared statement that finalises itself.
 class Statement {
@@ -177,6 +187,15 @@ HistoryStore::HistoryStore(const std::string& path) : path_(path) {
       exec(kSchema);
       exec(("PRAGMA user_version = " + std::to_string(kHistorySchemaVersion)).c_str());
       exec("COMMIT");
+    } else if (v < kHistorySchemaVersion) {
+      // An older file: bring it up to date in one transaction, so that it is either migrated
+      // completely or left as it was.
+      exec("BEGIN IMMEDIATE");
+      for (std::int64_t to = v + 1; to <= kHistorySchemaVersion; ++to) {
+        exec(kMigrations[to - 2]);
+        exec(("PRAGMA user_version = " + std::to_string(to)).c_str());
+      }
+      exec("COMMIT");
     }
   } catch (...) {
     sqlite3_close(db_);
@@ -204,8 +223,8 @@ std::int64_t HistoryStore::record(const RunReport& report) {
     for (const auto& r : report.options.runtimes) runtimes += (runtimes.empty() ? "" : ",") + r;
     Statement run(db_,
                   "INSERT INTO runs (started_at, seconds, git_revision, quick, threads, filter, runtimes, samples, "
-                  "cancelled, cpu_model, cores, os, compiler, build_type, hostname, idle_spin_us) "
-                  "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+                  "cancelled, cpu_model, cores, os, compiler, build_type, hostname, idle_spin_us, wait_spin_us) "
+                  "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
                   path_);
     run.bind(1, report.started_at)
         .bind(2, report.seconds)
@@ -222,7 +241,8 @@ std::int64_t HistoryStore::record(const RunReport& report) {
         .bind(13, report.machine.compiler)
         .bind(14, report.machine.build_type)
         .bind(15, report.machine.hostname)
-        .bind(16, std::int64_t{report.options.idle_spin.count()});
+        .bind(16, std::int64_t{report.options.idle_spin.count()})
+        .bind(17, std::int64_t{report.options.wait_spin.count()});
     run.step(path_);
     const std::int64_t run_id = sqlite3_last_insert_rowid(db_);
 

@@ -173,6 +173,7 @@ std::string to_json(const RunReport& report) {
   w.field("quick", report.options.quick);
   w.field("samples", report.options.samples);
   w.field("idle_spin_us", static_cast<double>(report.options.idle_spin.count()));
+  w.field("wait_spin_us", static_cast<double>(report.options.wait_spin.count()));
   w.key("warm_up_ms");
   if (report.options.warm_up) {
     w.value(static_cast<double>(report.options.warm_up->count()));

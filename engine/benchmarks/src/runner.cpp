@@ -84,6 +84,8 @@ Runner::Runner(RunOptions options, std::span<const Benchmark> catalogue) : optio
   }
   if (options_.idle_spin < std::chrono::microseconds(0) || options_.idle_spin > std::chrono::seconds(1))
     throw RunOptionsError("the idle spin must be from 0 to 1,000,000 us");
+  if (options_.wait_spin < std::chrono::microseconds(0) || options_.wait_spin > std::chrono::seconds(1))
+    throw RunOptionsError("the wait spin must be from 0 to 1,000,000 us");
   if (options_.threads > 1024)
     throw RunOptionsError("at most 1024 threads per runtime, not " + std::to_string(options_.threads));
 
@@ -154,6 +156,7 @@ RunReport Runner::run() {
         RuntimeOptions ro;
         ro.threads = info.threads != 0 ? info.threads : options_.threads;
         ro.idle_spin = options_.idle_spin;
+        ro.wait_spin = options_.wait_spin;
         system = std::make_unique<System>(make_runtime(runtime, ro));
         r.threads = info.runs_once ? 0 : system->runtime().thread_count();
       } catch (const std::exception& e) {

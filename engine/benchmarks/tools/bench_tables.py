@@ -131,6 +131,8 @@ def runs_table(runs):
             kind += f", {o['samples']:.0f} samples"
         if o["idle_spin_us"]:
             kind += f", idle spin {o['idle_spin_us']:.0f} µs"
+        if o.get("wait_spin_us"):  # absent from reports before --wait-spin-us
+            kind += f", wait spin {o['wait_spin_us']:.0f} µs"
         load = "—" if run["_load"] is None else run["_load"]
         filt = "`" + o["filter"].replace("|", "\\|") + "`" if o["filter"] else "all"  # | would end the cell
         probe = wake_probe(run)

@@ -23,7 +23,7 @@ class HistoryError : public std::runtime_error {
 };
 
 /// The schema version this build writes (PRAGMA user_version).
-inline constexpr int kHistorySchemaVersion = 1;
+inline constexpr int kHistorySchemaVersion = 2;
 
 /// `$XDG_DATA_HOME/actorscope/bench-history.db`, or `~/.local/share/actorscope/bench-history.db`
 /// when XDG_DATA_HOME is unset or not absolute. Throws HistoryError when neither is known.

@@ -42,6 +42,9 @@ struct RunOptions {
   std::optional<std::chrono::milliseconds> warm_up;
   /// RuntimeOptions::idle_spin of every runtime (zero: the runtimes' default, no spinning).
   std::chrono::microseconds idle_spin{0};
+  /// RuntimeOptions::wait_spin of every runtime: blocking waits outside the runtime (the driver
+  /// thread's) spin this long before they sleep; idle workers do not. Zero: the default.
+  std::chrono::microseconds wait_spin{0};
 };
 
 /// What the runner is doing; reported between samples, never inside a timed region.
