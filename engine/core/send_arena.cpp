@@ -131,9 +131,12 @@ struct Cursor {
 
 thread_local Cursor cursor;
 
-constexpr std::size_t round_up(std::size_t size) noexcept {
-  return (size + SendArena::kAlignment - 1) & ~(SendArena::kAlignment - 1);
-}
+// Blocks are whole cache lines, so that no line holds the end of one envelope and the start of
+// the next: the receiver reading one and the sender writing the next would otherwise pass that line
+// back and forth between their cores.
+constexpr std::size_t kLine = 64;
+static_assert(kLine % SendArena::kAlignment == 0 && sizeof(SlabHeader) % kLine == 0);
+constexpr std::size_t round_up(std::size_t size) noexcept { return (size + kLine - 1) & ~(kLine - 1); }
 
 }  // namespace
 

@@ -13,7 +13,8 @@ class SendArena {
  public:
   /// Blocks up to this size come from slabs; larger ones go to operator new.
   static constexpr std::size_t kMaxBlock = 1024;
-  /// Every block is aligned to this (the alignment of any ordinary type).
+  /// Every block is aligned to at least this (the alignment of any ordinary type). In fact blocks
+  /// are whole 64-byte cache lines, so that two envelopes never share a line.
   static constexpr std::size_t kAlignment = alignof(std::max_align_t);
 
   /// Memory for `size` bytes. @thread any
