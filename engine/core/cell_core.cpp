@@ -1,7 +1,6 @@
 // The mailbox drain and the lifecycle of every actor: lanes in strict priority, one drain in flight,
 // hooks that may suspend, and an exit that frees the name, kills the subtree and tells the supervisor.
 #include <actorscope/detail/cell_core.hpp>
-#include <actorscope/detail/send_arena.hpp>
 #include <actorscope/detail/system_core.hpp>
 #include <actorscope/observe/event.hpp>
 
@@ -340,7 +339,6 @@ void CellCore::run() noexcept {
   DrainEnd end;
   {
     CurrentCell scope(this);
-    SendArena::FreeBatch frees;  // the messages this drain frees leave their slabs in runs
     end = drain();
   }
   if (end == DrainEnd::yielded) return;  // the re-posted drain carries our reference on

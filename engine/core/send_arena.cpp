@@ -29,8 +29,6 @@ SendArena::Usage SendArena::usage() noexcept {
 
 void* SendArena::allocate(std::size_t size) { return ::operator new(size); }
 void SendArena::deallocate(void* p, std::size_t size) noexcept { ::operator delete(p, size); }
-SendArena::FreeBatch::FreeBatch() noexcept = default;
-SendArena::FreeBatch::~FreeBatch() = default;
 
 #else
 
@@ -133,9 +131,6 @@ struct Cursor {
 
 thread_local Cursor cursor;
 
-// The innermost FreeBatch of this thread, if any. Constant-initialised: no guard on access.
-thread_local constinit SendArena::FreeBatch* active_batch = nullptr;
-
 // Blocks are whole cache lines, so that no line holds the end of one envelope and the start of
 // the next: the receiver reading one and the sender writing the next would otherwise pass that line
 // back and forth between their cores.
@@ -161,29 +156,7 @@ void SendArena::deallocate(void* p, std::size_t size) noexcept {
     ::operator delete(p, size);
     return;
   }
-  SlabHeader* slab = slab_of(p);
-  if (FreeBatch* b = active_batch) {
-    if (b->slab_ != slab) {
-      b->flush();
-      b->slab_ = slab;
-    }
-    ++b->count_;
-    return;
-  }
-  count_off(slab, 1);
-}
-
-SendArena::FreeBatch::FreeBatch() noexcept : outer_(active_batch) { active_batch = this; }
-
-SendArena::FreeBatch::~FreeBatch() {
-  flush();
-  active_batch = outer_;
-}
-
-void SendArena::FreeBatch::flush() noexcept {
-  if (count_ != 0) count_off(static_cast<SlabHeader*>(slab_), count_);
-  slab_ = nullptr;
-  count_ = 0;
+  count_off(slab_of(p), 1);
 }
 
 #endif

@@ -170,33 +170,6 @@ class TestMessageMemory : public QObject {
     QVERIFY(SendArena::usage().kept <= SendArena::kKeptSlabs);
   }
 
-  // Frees made under a FreeBatch (every drain makes one) reach their slabs when the batch ends, all
-  // of them, also across several slabs and in nested batches: no slab is kept alive afterwards.
-  void freesInABatchReachTheirSlabsWhenItEnds() {
-    if (current_runtime() != "asio") QSKIP("does not use a runtime; run once");
-#if defined(__SANITIZE_ADDRESS__)
-    QSKIP("the arena steps aside under AddressSanitizer");
-#endif
-    const std::size_t before = in_use();
-    constexpr std::size_t kBlock = 512, kBlocks = 3 * SendArena::kSlabBytes / kBlock;  // about 3 slabs
-    std::vector<void*> blocks;
-    std::thread producer([&] {
-      for (std::size_t i = 0; i < kBlocks; ++i) blocks.push_back(SendArena::allocate(kBlock));
-    });
-    producer.join();  // its slabs are retired: the last free of each recycles it
-    QVERIFY(in_use() >= before + 3);
-    {
-      SendArena::FreeBatch outer;
-      for (std::size_t i = 0; i < kBlocks / 2; ++i) SendArena::deallocate(blocks[i], kBlock);
-      {
-        SendArena::FreeBatch inner;
-        for (std::size_t i = kBlocks / 2; i < kBlocks; ++i) SendArena::deallocate(blocks[i], kBlock);
-      }
-      QVERIFY(in_use() > before);  // the outer batch still holds the first half's counts
-    }
-    QCOMPARE(in_use(), before);
-  }
-
   // Envelopes that follow each other in a burst never share a cache line: the receiver reading one
   // and the sender writing the next would pass that line back and forth between their cores.
   void arenaBlocksStartOnTheirOwnCacheLine() {

@@ -6,7 +6,6 @@
 #pragma once
 
 #include <cstddef>
-#include <cstdint>
 
 namespace actorscope::detail {
 
@@ -22,25 +21,6 @@ class SendArena {
   static void* allocate(std::size_t size);
   /// Gives back a block from allocate(size), from any thread. @thread any
   static void deallocate(void* p, std::size_t size) noexcept;
-
-  /// While one exists on a thread, the blocks that thread frees are counted off their slab in runs:
-  /// one atomic subtraction per run of blocks from the same slab when the run ends, instead of one
-  /// per block. A drain frees its messages under one; its slabs are recycled when it ends. Scopes
-  /// nest. @thread the one that made it
-  class FreeBatch {
-   public:
-    FreeBatch() noexcept;
-    ~FreeBatch();
-    FreeBatch(const FreeBatch&) = delete;
-    FreeBatch& operator=(const FreeBatch&) = delete;
-
-   private:
-    friend class SendArena;
-    void flush() noexcept;
-    void* slab_ = nullptr;
-    std::int64_t count_ = 0;
-    FreeBatch* outer_ = nullptr;
-  };
 
   /// How many slabs the process holds: in use (holding live blocks or being carved by a thread),
   /// plus kept for reuse. Both are zero under AddressSanitizer, where the arena steps aside.
