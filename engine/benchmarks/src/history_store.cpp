@@ -4,8 +4,8 @@
 #include <sqlite3.h>
 
 #include <cstdlib>
-#include <iterator>
 #include <filesystem>
+#include <iterator>
 #include <system_error>
 
 namespace actorscope::bench {
@@ -23,8 +23,8 @@ const char* measure_name(Measure m) {
   return "time";
 }
 
-// The whole schema of the current version (2). Statistics columns are in the result's unit; the per-element
-// figure is median / elements.
+// The whole schema of the current version (2). Statistics columns are in the result's unit; the
+// per-element figure is median / elements.
 constexpr const char* kSchema = R"sql(
 CREATE TABLE IF NOT EXISTS runs (
   id            INTEGER PRIMARY KEY,
@@ -185,7 +185,7 @@ HistoryStore::HistoryStore(const std::string& path) : path_(path) {
         throw HistoryError("\"" + path + "\" is an SQLite database but not a benchmark history; choose another file");
       exec("BEGIN");
       exec(kSchema);
-      exec(("PRAGMA user_version = " + std::to_string(kHistorySchemaVersion)).c_str());
+      set_version(kHistorySchemaVersion);
       exec("COMMIT");
     } else if (v < kHistorySchemaVersion) {
       // An older file: bring it up to date in one transaction, so that it is either migrated
@@ -193,7 +193,7 @@ HistoryStore::HistoryStore(const std::string& path) : path_(path) {
       exec("BEGIN IMMEDIATE");
       for (std::int64_t to = v + 1; to <= kHistorySchemaVersion; ++to) {
         exec(kMigrations[to - 2]);
-        exec(("PRAGMA user_version = " + std::to_string(to)).c_str());
+        set_version(to);
       }
       exec("COMMIT");
     }
@@ -205,6 +205,10 @@ HistoryStore::HistoryStore(const std::string& path) : path_(path) {
 }
 
 HistoryStore::~HistoryStore() { sqlite3_close(db_); }
+
+void HistoryStore::set_version(std::int64_t version) const {
+  exec(("PRAGMA user_version = " + std::to_string(version)).c_str());
+}
 
 void HistoryStore::exec(const char* sql) const {
   char* err = nullptr;

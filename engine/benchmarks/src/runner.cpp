@@ -82,10 +82,12 @@ Runner::Runner(RunOptions options, std::span<const Benchmark> catalogue) : optio
         options_.runtimes.begin() + static_cast<std::ptrdiff_t>(i))
       throw RunOptionsError("the runtime \"" + name + "\" is named twice");
   }
-  if (options_.idle_spin < std::chrono::microseconds(0) || options_.idle_spin > std::chrono::seconds(1))
-    throw RunOptionsError("the idle spin must be from 0 to 1,000,000 us");
-  if (options_.wait_spin < std::chrono::microseconds(0) || options_.wait_spin > std::chrono::seconds(1))
-    throw RunOptionsError("the wait spin must be from 0 to 1,000,000 us");
+  const auto check_spin = [](std::chrono::microseconds spin, const char* what) {
+    if (spin < std::chrono::microseconds(0) || spin > std::chrono::seconds(1))
+      throw RunOptionsError(std::string("the ") + what + " spin must be from 0 to 1,000,000 us");
+  };
+  check_spin(options_.idle_spin, "idle");
+  check_spin(options_.wait_spin, "wait");
   if (options_.threads > 1024)
     throw RunOptionsError("at most 1024 threads per runtime, not " + std::to_string(options_.threads));
 

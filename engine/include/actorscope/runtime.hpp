@@ -3,6 +3,7 @@
 // a backend only runs work later, fires one-shot deadlines and says which thread is which.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -117,6 +118,11 @@ struct RuntimeOptions {
   /// much processor time per longer wait, taken from the workers when the cores are all busy.
   /// Zero, the default, sleeps at once.
   Duration wait_spin = Duration::zero();
+
+  /// idle_spin as a runtime applies it: a negative one is zero.
+  Duration effective_idle_spin() const noexcept { return std::max(idle_spin, Duration::zero()); }
+  /// wait_spin as a runtime applies it: the larger of wait_spin and the effective idle_spin.
+  Duration effective_wait_spin() const noexcept { return std::max(wait_spin, effective_idle_spin()); }
 };
 
 class Runtime {

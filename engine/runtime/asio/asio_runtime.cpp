@@ -78,8 +78,8 @@ struct AsioRuntime::Impl {
   explicit Impl(const RuntimeOptions& o)
       : threads(o.threads != 0 ? o.threads : std::max(1u, std::thread::hardware_concurrency())),
         blocking_threads(o.blocking_threads != 0 ? o.blocking_threads : 4),
-        idle_spin(std::max(o.idle_spin, Duration::zero())),
-        wait_spin(std::max(o.wait_spin, idle_spin)),
+        idle_spin(o.effective_idle_spin()),
+        wait_spin(o.effective_wait_spin()),
         ioc(static_cast<int>(threads)),
         work(boost::asio::make_work_guard(ioc)),
         timer(ioc) {}

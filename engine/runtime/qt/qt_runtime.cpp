@@ -465,8 +465,8 @@ QtRuntime::QtRuntime(const RuntimeOptions& options) : impl_(std::make_unique<Imp
   const unsigned n = options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   if (n > kHostMask) throw QtRuntimeError("the qt runtime supports at most 65535 worker threads");
   impl_->worker_count = n;
-  impl_->idle_spin = std::max(options.idle_spin, Duration::zero());
-  impl_->wait_spin = std::max(options.wait_spin, impl_->idle_spin);
+  impl_->idle_spin = options.effective_idle_spin();
+  impl_->wait_spin = options.effective_wait_spin();
   impl_->blocking.setMaxThreadCount(static_cast<int>(options.blocking_threads != 0 ? options.blocking_threads : 4));
 
   // Qt gives a thread the GLib dispatcher unless QT_NO_GLIB is set when the thread starts; making

@@ -74,6 +74,8 @@ class HistoryStore {
 
  private:
   void exec(const char* sql) const;
+  /// Sets PRAGMA user_version (inside the caller's transaction).
+  void set_version(std::int64_t version) const;
   std::string path_;
   sqlite3* db_ = nullptr;
 };
