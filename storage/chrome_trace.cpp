@@ -3,6 +3,7 @@
 // sends, which flow arrows need to start from), s/f flow pairs keyed by the message's trace id.
 #include <actorscope/storage/chrome_trace.hpp>
 
+#include <algorithm>
 #include <limits>
 #include <map>
 #include <optional>
@@ -333,12 +334,17 @@ ChromeTraceSummary write_chrome_trace(const SessionReader& reader, std::int64_t 
         w.end();
         ++sum.slices;
         if (auto it = sends.find(e.trace); e.trace != 0 && it != sends.end()) {
-          w.begin('s', it->second.pid, it->second.tid, it->second.t);
+          // The send and the handling were timed on two threads, whose clock reads can disagree by
+          // a hair (on a virtual machine, by a fraction of a microsecond): the arrow ends inside
+          // the handling slice and never points back in time.
+          const std::int64_t arrives = std::max(start, std::min(it->second.t, t));
+          const std::int64_t leaves = std::min(it->second.t, arrives);
+          w.begin('s', it->second.pid, it->second.tid, leaves);
           w.field("name", "message");
           w.field("cat", "flow");
           w.number("id", static_cast<std::int64_t>(e.trace));
           w.end();
-          w.begin('f', tr.pid, e.actor.pid, start);
+          w.begin('f', tr.pid, e.actor.pid, arrives);
           w.field("name", "message");
           w.field("cat", "flow");
           w.field("bp", "e");

@@ -108,7 +108,9 @@ class TestChromeTrace : public QObject {
     QVERIFY(sum.flows >= counts[static_cast<std::size_t>(obs::EventKind::message_handled)] - 1);
     for (const auto& [id, start] : flow_starts) {
       QVERIFY(flow_ends.count(id) == 1);
-      QVERIFY(start.value("ts").toDouble() <= flow_ends[id].value("ts").toDouble() + 0.001);
+      const double sent_us = start.value("ts").toDouble(), handled_us = flow_ends[id].value("ts").toDouble();
+      QVERIFY2(sent_us <= handled_us + 0.001, qPrintable(QString("flow %1: sent at %2 us, handled from %3 us")
+                                                             .arg(id).arg(sent_us, 0, 'f', 3).arg(handled_us, 0, 'f', 3)));
     }
 
     // Tracks: every actor has one, named after it, in the process of its runtime thread.
