@@ -102,7 +102,7 @@ ActorStats CellCore::stats() const noexcept {
   s.supervision_handled = supervision_handled_.load(std::memory_order_relaxed);
   s.child_failures = child_failures_.load(std::memory_order_relaxed);
   s.mailbox_depth = s.status == ActorStatus::stopped ? 0 : s.received - s.handled;
-  s.mailbox_max = raise_mailbox_max(s.mailbox_depth);
+  s.mailbox_max = std::max(mailbox_max_.load(std::memory_order_relaxed), s.mailbox_depth);
   s.timed = timed_.load(std::memory_order_relaxed);
   s.queue_time =
       observe::duration_from_ns(static_cast<std::int64_t>(queue_ns_.load(std::memory_order_relaxed)));
@@ -146,14 +146,9 @@ void CellCore::note_send(MessageNode& n, std::uint8_t obs, std::string_view type
 void CellCore::note_mailbox_depth() noexcept {
   const std::uint64_t handled = handled_.load(std::memory_order_relaxed);
   const std::uint64_t received = this->received();
-  (void)raise_mailbox_max(received > handled ? received - handled : 0);
-}
-
-std::uint64_t CellCore::raise_mailbox_max(std::uint64_t depth) const noexcept {
-  std::uint64_t seen = mailbox_max_.load(std::memory_order_relaxed);
-  while (depth > seen && !mailbox_max_.compare_exchange_weak(seen, depth, std::memory_order_relaxed)) {
-  }
-  return depth > seen ? depth : seen;
+  const std::uint64_t depth = received > handled ? received - handled : 0;
+  if (depth > mailbox_max_.load(std::memory_order_relaxed))
+    mailbox_max_.store(depth, std::memory_order_relaxed);
 }
 
 // Inline (the drain calls it once per message): only the counter, and one look at the System's
@@ -275,6 +270,12 @@ bool CellCore::push_message(MessageNode& n) noexcept {
   return true;
 }
 
+bool CellCore::splice_inbox() noexcept {
+  message_queue_.append_lifo(messages_.take());
+  // Taking a sealed chain closes the lane: a drain() came first, so refuse like push() would.
+  return !messages_.is_closed();
+}
+
 bool CellCore::push_supervision(SupervisionEvent event) noexcept {
   auto* node = new SupervisionNode(std::move(event));
   if (!supervision_.push(node)) {
@@ -387,11 +388,12 @@ inline MailboxNode* CellCore::next_supervision() noexcept {
   return supervision_queue_.pop();
 }
 
-// The actor's own messages come first: each was queued while the inbox was empty, so everything
-// in the inbox came after it (see push_own_message).
 inline MailboxNode* CellCore::next_message() noexcept {
-  if (MailboxNode* n = message_queue_.pop()) return n;
-  return messages_.pop();
+  if (message_queue_.empty()) {
+    message_queue_.append_lifo(messages_.take());
+    note_mailbox_depth();
+  }
+  return message_queue_.pop();
 }
 
 // The in-flight node is a message (not a supervision event) and its hook is done: count it, then
@@ -403,7 +405,6 @@ inline void CellCore::complete_message() noexcept {
 
 CellCore::DrainEnd CellCore::drain() noexcept {
   std::uint32_t budget = budget_;
-  note_mailbox_depth();  // once per drain and per budget: received_ is the senders' cache line
   // Whether the last look at lanes 1-3 found them empty, with no hook suspended and the actor
   // running: then, until a producer raises attention_, the drain goes straight to the messages.
   // Any other turn of the loop (a lane served, a hook suspended, a state change) clears it.
@@ -482,19 +483,12 @@ CellCore::DrainEnd CellCore::drain() noexcept {
       }
       if (--budget == 0) {
         budget = budget_;
-        note_mailbox_depth();
         if (!task_ && (!message_queue_.empty() || has_work())) {
           runtime_.schedule(*this, placement_, Urgency::yielded);  // fairness: let others run
           return DrainEnd::yielded;
         }
       }
       continue;
-    }
-    if (messages_.has_items()) [[unlikely]] {
-      // A sender is between queueing its message and linking it (a few instructions, unless the
-      // system preempted it there). Let the other actors run meanwhile, and come back.
-      runtime_.schedule(*this, placement_, Urgency::yielded);
-      return DrainEnd::yielded;
     }
     if (enter_idle()) {
       quiet = false;  // work came in as we went idle: it may be in any lane
@@ -626,12 +620,11 @@ void CellCore::close_lanes() noexcept {
 
   // Messages that were accepted but will never be handled. Their destructors run here, so a
   // reply port inside one tells its caller that no reply is coming.
-  while (MailboxNode* n = message_queue_.pop()) destroy_message(*n);
-  for (MailboxNode* n = messages_.close(); n != nullptr;) {
-    MailboxNode* const next = n->next;  // read before the message is destroyed
+  rest.append_lifo(messages_.close());
+  while (MailboxNode* n = message_queue_.pop())
     if (n != &drain_marker_) destroy_message(*n);
-    n = next;
-  }
+  while (MailboxNode* n = rest.pop())
+    if (n != &drain_marker_) destroy_message(*n);
 
   drop_stop(stop_.exchange(stop_taken(), std::memory_order_acq_rel));
 }

@@ -21,8 +21,7 @@ struct ActorStats {
   std::uint64_t supervision_handled = 0;
   /// Children of this actor that failed.
   std::uint64_t child_failures = 0;
-  /// Messages waiting now, and the most that were ever waiting when someone looked: the actor
-  /// (when a drain starts and after each budget of messages) or a reader of these statistics.
+  /// Messages waiting now, and the most that were ever waiting when the actor looked.
   std::uint64_t mailbox_depth = 0;
   std::uint64_t mailbox_max = 0;
   /// Messages whose times are in queue_time and handling_time. Every message handled while an

@@ -110,15 +110,11 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   /// of a self-send. @thread owner
   bool push_own_message(MessageNode& n) noexcept {
     if (!accepts_messages()) return false;
-    // What other senders queued before this send stays ahead of it: while any of theirs wait in
-    // the inbox, this one goes behind them there (and fails like theirs once a drain sealed it).
-    // Otherwise everything in the own queue comes before anything in the inbox.
-    if (messages_.has_items()) [[unlikely]] {
-      if (!messages_.push(&n)) return false;
-    } else {
-      message_queue_.push_back(&n);
-    }
+    // What other senders queued before this send stays ahead of it: splice them in first.
+    if (messages_.has_items() && !splice_inbox()) [[unlikely]]
+      return false;
     bump(received_own_);
+    message_queue_.push_back(&n);
     return true;
   }
   /// Fills in a message's observation fields and emits message_sent; `observing` is the System's
@@ -202,6 +198,9 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   StopRequest* take_stop() noexcept;
   MailboxNode* next_supervision() noexcept;
   MailboxNode* next_message() noexcept;
+  /// Moves what other senders queued into the drain's queue; false if that closed the lane (a
+  /// drain's seal was among it).
+  bool splice_inbox() noexcept;
   void deliver_wakes() noexcept;
   void begin_hook(Hook hook, HookResult r) noexcept;
   void complete_hook(Hook hook, HookResult r) noexcept;
@@ -227,9 +226,6 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   /// the drain's common case, without the general hook completion's branches.
   void complete_message() noexcept;
   void note_mailbox_depth() noexcept;
-  /// Records `depth` as seen waiting (the owner samples it; so does every stats() call) and
-  /// returns the most ever seen. @thread any
-  std::uint64_t raise_mailbox_max(std::uint64_t depth) const noexcept;
   /// Increments a counter that only the owner thread writes (no read-modify-write needed).
   static void bump(std::atomic<std::uint64_t>& c, std::uint64_t by = 1) noexcept {
     c.store(c.load(std::memory_order_relaxed) + by, std::memory_order_relaxed);
@@ -275,10 +271,11 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
 
   std::byte lanes_gap_[kCacheLine];
 
-  // -- written by every sender: received_ and the inbox's tail. The inbox keeps its owner's side
-  // (the head it pops from) a line further on, next to the owner's fields below. --
+  // -- written by every sender --
+  Inbox messages_{&drain_marker_};
   std::atomic<std::uint64_t> received_{0};  // statistics: by any sender
-  FifoInbox messages_{&drain_marker_};
+
+  std::byte shared_end_[kCacheLine];
 
   // -- statistics: by the owner (relaxed stores) --
   std::atomic<std::uint64_t> received_own_{0};  // sent to itself (push_own_message)
@@ -286,7 +283,7 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   std::atomic<std::uint64_t> sent_{0};
   std::atomic<std::uint64_t> supervision_handled_{0};
   std::atomic<std::uint64_t> child_failures_{0};
-  mutable std::atomic<std::uint64_t> mailbox_max_{0};  // raised by the owner and by stats()
+  std::atomic<std::uint64_t> mailbox_max_{0};
   std::atomic<std::uint64_t> timed_{0};  // messages in queue_ns_ and handling_ns_
   std::atomic<std::uint64_t> queue_ns_{0};
   std::atomic<std::uint64_t> handling_ns_{0};
@@ -294,7 +291,7 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   // -- owned by the drain (one thread at a time) --
   NodeQueue wake_queue_;
   NodeQueue supervision_queue_;
-  NodeQueue message_queue_;  // messages the actor sent itself while the inbox was empty
+  NodeQueue message_queue_;
   Phase phase_ = Phase::created;
   Hook hook_ = Hook::none;  // the suspended hook, if task_ is set
   std::coroutine_handle<> task_{};

@@ -1,13 +1,8 @@
-// The lock-free building blocks of an actor's mailbox lanes: intrusive multi-producer inboxes
-// that producers push with one CAS (a LIFO one for the rare lanes, a FIFO one for messages), and
-// the owner's FIFO queue.
+// The lock-free building blocks of an actor's mailbox lanes: an intrusive multi-producer inbox
+// that producers push with one CAS, and the owner's FIFO queue it is spliced into.
 #pragma once
 
-#include <actorscope/detail/spin_wait.hpp>
-
 #include <atomic>
-#include <cstddef>
-#include <thread>
 
 namespace actorscope::detail {
 
@@ -75,133 +70,6 @@ class Inbox {
 
   std::atomic<MailboxNode*> head_{nullptr};
   MailboxNode* const seal_marker_;
-};
-
-/// Multi-producer, single-consumer FIFO inbox for the message lane, after Dmitry Vyukov's
-/// intrusive MPSC queue. Producers append at the tail with one CAS and then link the node they
-/// replaced to theirs; the owner pops from the head, following those links. Unlike Inbox, the
-/// owner never reverses a batch (one pass over a backlog's cache lines instead of two) and never
-/// writes the producers' tail line except when it empties the queue, so a sender streaming
-/// messages keeps that line in its own cache.
-///
-/// A stub node stands in the queue when it is empty, so that the tail always names a node to link
-/// from. Between a producer's CAS and its link, the node is in the queue but not yet reachable:
-/// pop() then returns nullptr although has_items() is true, and the owner tries again later.
-///
-/// Closing and sealing work as in Inbox: once closed, pushes fail and the producer keeps its node;
-/// the seal marker is pushed like an item, every later push fails, and pop() returns the marker
-/// after every item accepted before it, closing the inbox as it does.
-class FifoInbox {
- public:
-  explicit FifoInbox(MailboxNode* seal_marker = nullptr) noexcept : seal_marker_(seal_marker) {}
-  FifoInbox(const FifoInbox&) = delete;
-  FifoInbox& operator=(const FifoInbox&) = delete;
-
-  /// @thread any. False if the inbox is closed or sealed; the caller still owns `n`.
-  bool push(MailboxNode* n) noexcept {
-    n->next = nullptr;  // not yet visible: the CAS below publishes it
-    MailboxNode* prev = tail_.load(std::memory_order_relaxed);
-    do {
-      if (prev == closed_sentinel() || (prev != nullptr && prev == seal_marker_)) return false;
-    } while (!tail_.compare_exchange_weak(prev, n, std::memory_order_seq_cst, std::memory_order_relaxed));
-    // Whatever `prev` is now (a node that held the tail a moment ago, or one that reuses its
-    // memory and is the tail again), it is the node just before ours, and the owner frees no node
-    // until its link is set: it is alive.
-    link(prev).store(n, std::memory_order_release);
-    return true;
-  }
-
-  /// @thread any. Pushes the seal marker; false if already sealed or closed.
-  bool seal() noexcept { return seal_marker_ != nullptr && push(seal_marker_); }
-
-  /// @thread owner. Whether anything was pushed and not yet popped (including a node whose link
-  /// is not set yet). The tail is read sequentially consistent, so an owner that publishes "idle"
-  /// and then checks cannot miss a producer that pushed and then checked "idle".
-  bool has_items() const noexcept {
-    if (head_ != &stub_) return true;
-    const MailboxNode* t = tail_.load(std::memory_order_seq_cst);
-    return t != &stub_ && t != closed_sentinel();
-  }
-
-  /// @thread owner. The oldest node, or nullptr if there is none, or if the next one's sender has
-  /// swung the tail but not linked it for longer than a short spin (has_items() tells the two
-  /// apart). Popping the seal marker closes the inbox.
-  MailboxNode* pop() noexcept {
-    MailboxNode* head = head_;
-    MailboxNode* next = link(head).load(std::memory_order_acquire);
-    if (head == &stub_) {
-      if (next == nullptr) {
-        const MailboxNode* t = tail_.load(std::memory_order_acquire);
-        if (t == &stub_ || t == closed_sentinel()) return nullptr;  // empty
-        if ((next = await_link(stub_)) == nullptr) return nullptr;
-      }
-      head_ = head = next;
-      next = link(head).load(std::memory_order_acquire);
-    }
-    if (next == nullptr) {
-      // `head` is the last linked node. If it is also the tail, take it out by putting the stub
-      // (or, for the seal marker, the closed sentinel) in its place.
-      link(stub_).store(nullptr, std::memory_order_relaxed);
-      MailboxNode* expected = head;
-      MailboxNode* const replacement = head == seal_marker_ ? closed_sentinel() : &stub_;
-      if (tail_.compare_exchange_strong(expected, replacement, std::memory_order_acq_rel, std::memory_order_acquire)) {
-        head_ = &stub_;
-        return head;
-      }
-      // A push after it has swung the tail: its link follows within a cache-line transfer, and an
-      // owner that keeps up with a streaming sender gets here often.
-      if ((next = await_link(*head)) == nullptr) return nullptr;
-    }
-    head_ = next;
-    return head;
-  }
-
-  /// @thread owner. Refuses all further pushes and returns what was left, as a FIFO chain through
-  /// `next` ending in nullptr (or nullptr). Waits for pushes that are still linking.
-  MailboxNode* close() noexcept {
-    MailboxNode* last = tail_.exchange(closed_sentinel(), std::memory_order_acq_rel);
-    MailboxNode* first = head_;
-    head_ = &stub_;
-    if (last == closed_sentinel() || last == &stub_) return nullptr;  // the tail is the stub only when empty
-    if (first == &stub_) first = wait_for_link(stub_);
-    for (MailboxNode* n = first; n != last; n = wait_for_link(*n)) {
-    }
-    return first;
-  }
-
-  bool is_closed() const noexcept { return tail_.load(std::memory_order_acquire) == closed_sentinel(); }
-
- private:
-  static std::atomic_ref<MailboxNode*> link(MailboxNode& n) noexcept { return std::atomic_ref<MailboxNode*>(n.next); }
-  static std::atomic_ref<MailboxNode*> link(MailboxNode* n) noexcept { return link(*n); }
-  /// The node after `n`, whose sender is linking it: polled for a short while, nullptr if it has
-  /// not come (its sender was preempted between its CAS and its link).
-  static MailboxNode* await_link(MailboxNode& n) noexcept {
-    for (int i = 0; i < kLinkSpins; ++i) {
-      if (MailboxNode* next = link(n).load(std::memory_order_acquire)) return next;
-      cpu_relax();
-    }
-    return link(n).load(std::memory_order_acquire);
-  }
-  static constexpr int kLinkSpins = 4096;  // a few microseconds: far longer than two instructions
-  static MailboxNode* wait_for_link(MailboxNode& n) noexcept {
-    for (;;) {
-      if (MailboxNode* next = link(n).load(std::memory_order_acquire)) return next;
-      std::this_thread::yield();  // its producer is between its CAS and its link
-    }
-  }
-  static MailboxNode* closed_sentinel() noexcept {
-    static MailboxNode closed;
-    return &closed;
-  }
-
-  // The producers' line: the tail. The owner reads it, and writes it only to empty or close.
-  std::atomic<MailboxNode*> tail_{&stub_};
-  MailboxNode* const seal_marker_;
-  // A line apart, whatever the inbox's alignment: the owner's side, which it writes per message.
-  std::byte producers_end_[64];
-  MailboxNode* head_ = &stub_;  // the next node to pop, or the stub
-  MailboxNode stub_;
 };
 
 /// The owner's FIFO view of one lane: chains taken from an Inbox are reversed and appended.
