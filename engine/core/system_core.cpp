@@ -1,6 +1,7 @@
 // The shared state of one System: spawning, the name registry, the supervision tree, the live list
 // and an orderly shutdown.
 #include <actorscope/detail/cell_core.hpp>
+#include <actorscope/detail/spin_wait.hpp>
 #include <actorscope/detail/system_core.hpp>
 #include <actorscope/observe/stats_poller.hpp>
 
@@ -171,7 +172,7 @@ Expected<void, LinkError> SystemCore::link(CellCore& child, CellCore& parent) {
   CellCore* old_parent = nullptr;
   tree_used_.set();  // before the statuses are read: an exit that skips the tree cannot race this link
   {
-    std::lock_guard lk(struct_m_);
+    BriefLock lk(struct_m_);
     if (child.status() >= ActorStatus::draining)
       return unexpected(LinkError(K::child_stopping, who + " is " + std::string(to_string(child.status())) +
                                                          " and cannot be linked"));
@@ -205,7 +206,7 @@ Expected<void, LinkError> SystemCore::link(CellCore& child, CellCore& parent) {
 bool SystemCore::unlink(CellCore& child, const CellCore& parent) {
   CellCore* old = nullptr;
   {
-    std::lock_guard lk(struct_m_);
+    BriefLock lk(struct_m_);
     if (child.parent_ != &parent) return false;
     old = detach_locked(child);
   }
@@ -229,7 +230,7 @@ SystemCore::Family SystemCore::leave_tree(CellCore& cell) noexcept {
   Family out;
   CellCore* parent = nullptr;
   {
-    std::lock_guard lk(struct_m_);
+    BriefLock lk(struct_m_);
     cell.children_closed_ = true;
     for (CellCore* c = cell.first_child_; c != nullptr;) {
       CellCore* next = c->next_sibling_;
@@ -250,13 +251,13 @@ SystemCore::Family SystemCore::leave_tree(CellCore& cell) noexcept {
 }
 
 Ref<CellCore> SystemCore::supervisor_of(const CellCore& cell) const {
-  std::lock_guard lk(struct_m_);
+  BriefLock lk(struct_m_);
   return Ref<CellCore>(cell.parent_);
 }
 
 std::vector<ActorCell> SystemCore::children_of(const CellCore& cell) const {
   std::vector<ActorCell> out;
-  std::lock_guard lk(struct_m_);
+  BriefLock lk(struct_m_);
   for (CellCore* c = cell.first_child_; c != nullptr; c = c->next_sibling_) out.emplace_back(Ref<CellCore>(c));
   std::reverse(out.begin(), out.end());  // the list is newest first; report spawn order
   return out;
@@ -267,7 +268,7 @@ std::vector<ActorCell> SystemCore::children_of(const CellCore& cell) const {
 
 void SystemCore::add_live(CellCore& cell) {
   cell.retain();  // the live list keeps an idle actor alive: actors live until they exit
-  std::lock_guard lk(struct_m_);
+  BriefLock lk(struct_m_);
   cell.live_prev_ = nullptr;
   cell.live_next_ = live_head_;
   if (live_head_ != nullptr) live_head_->live_prev_ = &cell;
@@ -278,7 +279,7 @@ void SystemCore::add_live(CellCore& cell) {
 
 void SystemCore::cell_exited(CellCore& cell) noexcept {
   {
-    std::lock_guard lk(struct_m_);
+    BriefLock lk(struct_m_);
     if (cell.live_prev_ != nullptr) {
       cell.live_prev_->live_next_ = cell.live_next_;
     } else {
@@ -298,7 +299,7 @@ void SystemCore::cell_exited(CellCore& cell) noexcept {
 
 std::vector<ActorCell> SystemCore::live(CellKind kind) const {
   std::vector<ActorCell> out;
-  std::lock_guard lk(struct_m_);
+  BriefLock lk(struct_m_);
   for (CellCore* c = live_head_; c != nullptr; c = c->live_next_)
     if (c->kind() == kind) out.emplace_back(Ref<CellCore>(c));
   std::reverse(out.begin(), out.end());
@@ -306,7 +307,7 @@ std::vector<ActorCell> SystemCore::live(CellKind kind) const {
 }
 
 std::size_t SystemCore::live_count(CellKind kind) const {
-  std::lock_guard lk(struct_m_);
+  BriefLock lk(struct_m_);
   return kind == CellKind::task ? live_tasks_ : live_actors_;
 }
 
@@ -314,7 +315,7 @@ bool SystemCore::wait_until_no_live(TimePoint deadline) {
   if (runtime_->drives_waits()) {
     return runtime_->drive_until(
         [this] {
-          std::lock_guard lk(struct_m_);  // pairs with cell_exited's wake, which it must not outlive
+          BriefLock lk(struct_m_);  // pairs with cell_exited's wake, which it must not outlive
           return live_total_.load(std::memory_order_acquire) == 0;
         },
         deadline);
@@ -342,7 +343,7 @@ bool SystemCore::shutdown(Duration timeout) {
 
   std::vector<Ref<CellCore>> cells;
   {
-    std::lock_guard lk(struct_m_);
+    BriefLock lk(struct_m_);
     for (CellCore* c = live_head_; c != nullptr; c = c->live_next_) cells.emplace_back(c);
   }
   // Roots stop gracefully (their post_stop runs, their subtrees are killed as they exit); tasks abort.
@@ -359,7 +360,7 @@ bool SystemCore::shutdown(Duration timeout) {
       for (auto& c : cells) c->request_kill();
       std::vector<Ref<CellCore>> late;
       {
-        std::lock_guard lk(struct_m_);
+        BriefLock lk(struct_m_);
         for (CellCore* c = live_head_; c != nullptr; c = c->live_next_) late.emplace_back(c);
       }
       for (auto& c : late) c->request_kill();
@@ -369,7 +370,7 @@ bool SystemCore::shutdown(Duration timeout) {
       std::cerr << "actorscope: " << live_total_.load()
                 << " actor(s) did not exit within the shutdown timeout; a handler may be blocking its "
                    "thread. Stopping the runtime anyway:";
-      std::lock_guard lk(struct_m_);
+      BriefLock lk(struct_m_);
       for (CellCore* c = live_head_; c != nullptr; c = c->live_next_)
         std::cerr << ' ' << c->id().to_string() << " (" << c->type_name() << ")";
       std::cerr << '\n';
@@ -522,7 +523,7 @@ void SystemCore::attach(observe::Observer& observer) {
   };
   std::vector<Present> present;
   {
-    std::lock_guard slk(struct_m_);
+    BriefLock slk(struct_m_);
     for (CellCore* c = live_head_; c != nullptr; c = c->live_next_) {
       if (c->kind() != CellKind::actor) continue;
       present.push_back({c->id(), c->parent_ != nullptr ? c->parent_->id() : ActorId{}, c->name(), c->type_name(),
@@ -609,7 +610,7 @@ bool SystemCore::detach(observe::Observer& observer) noexcept {
 std::vector<ActorStats> SystemCore::stats() const {
   std::vector<ActorStats> out;
   {
-    std::lock_guard lk(struct_m_);
+    BriefLock lk(struct_m_);
     out.reserve(live_actors_);
     for (CellCore* c = live_head_; c != nullptr; c = c->live_next_)
       if (c->kind() == CellKind::actor) out.push_back(c->stats());
