@@ -57,10 +57,17 @@ def fmt_spread(values, fmt):
 def load_runs(paths, loads, names):
     runs = []
     for i, path in enumerate(paths):
-        with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
-        if doc.get("format") != FORMAT:
-            sys.exit(f"{path}: not an {FORMAT} document (format {doc.get('format')!r})")
+        try:
+            with open(path, encoding="utf-8") as f:
+                doc = json.load(f)
+        except OSError as e:
+            sys.exit(f"{path}: cannot read it: {e.strerror}")
+        except (json.JSONDecodeError, UnicodeDecodeError) as e:
+            sys.exit(f"{path}: not a complete JSON document ({e}). actorscope bench writes the file "
+                     "when the run ends: was the run still going, or stopped before the end?")
+        if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+            found = doc.get("format") if isinstance(doc, dict) else type(doc).__name__
+            sys.exit(f"{path}: not an {FORMAT} document (format {found!r})")
         doc["_path"] = path
         doc["_load"] = loads[i] if i < len(loads) else None
         doc["_name"] = names[i] if i < len(names) else f"run {i + 1}"
