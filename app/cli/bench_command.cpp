@@ -2,6 +2,7 @@
 // benchmark with the runtimes side by side, then a summary against ractor's figures. Progress goes
 // to standard error; the results can also go to a JSON file and are appended to the SQLite history.
 #include "cli/args.hpp"
+#include "cli/bench_catalogue.hpp"
 #include "cli/command.hpp"
 
 #include <actorscope/benchmarks.hpp>
@@ -221,17 +222,6 @@ void print_summary(const bench::Runner& runner, const bench::RunReport& report) 
   }
 }
 
-// The suite's built-in benchmarks, then the recording measurements (storage/benchmarks), which the
-// engine's benchmark library cannot know about.
-std::span<const bench::Benchmark> catalogue() {
-  static const std::vector<bench::Benchmark> all = [] {
-    const auto built_in = bench::benchmarks();
-    std::vector<bench::Benchmark> v(built_in.begin(), built_in.end());
-    for (bench::Benchmark& b : actorscope::recording_benchmarks::suite()) v.push_back(std::move(b));
-    return v;
-  }();
-  return all;
-}
 
 std::atomic<bool> interrupted{false};
 extern "C" void on_bench_interrupt(int) {
@@ -275,7 +265,7 @@ int run_bench(std::vector<std::string> args) {
   // Every mistake is caught here, before anything runs.
   std::optional<bench::Runner> runner;
   try {
-    runner.emplace(options, catalogue());
+    runner.emplace(options, bench_catalogue());
   } catch (const bench::RunOptionsError& e) {
     throw a.error(e.what());
   } catch (const UnknownRuntimeError& e) {
@@ -370,6 +360,16 @@ const Command& bench_command() {
       "130 when interrupted.\n",
       run_bench};
   return c;
+}
+
+std::span<const bench::Benchmark> bench_catalogue() {
+  static const std::vector<bench::Benchmark> all = [] {
+    const auto built_in = bench::benchmarks();
+    std::vector<bench::Benchmark> v(built_in.begin(), built_in.end());
+    for (bench::Benchmark& b : actorscope::recording_benchmarks::suite()) v.push_back(std::move(b));
+    return v;
+  }();
+  return all;
 }
 
 }  // namespace actorscope::cli

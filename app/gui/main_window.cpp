@@ -2,6 +2,8 @@
 #include "gui/main_window.hpp"
 
 #include "actors/actors_view.hpp"
+#include "bench/benchmarks_view.hpp"
+#include "cli/bench_catalogue.hpp"
 #include "common/format.hpp"
 #include "common/health.hpp"
 #include "common/icons.hpp"
@@ -14,6 +16,7 @@
 #include "tree/supervision_tree_view.hpp"
 #include "warnings/warnings_view.hpp"
 
+#include <actorscope/benchmarks/history_store.hpp>
 #include <actorscope/runtime.hpp>
 
 #include <QAction>
@@ -226,6 +229,16 @@ void MainWindow::buildViews() {
   central_->addTab(actors_, views::icon(QStringLiteral("table")), QStringLiteral("Actors"));
   central_->addTab(flow_, views::icon(QStringLiteral("flow")), QStringLiteral("Message flow"));
   central_->addTab(events_, views::icon(QStringLiteral("events")), QStringLiteral("Event log"));
+  bench_ = new views::BenchmarksView;
+  bench_->setHistorySource([](const std::string& benchmark) -> std::vector<bench::HistoryPoint> {
+    const std::string path = bench::default_history_path();
+    if (!QFileInfo::exists(QString::fromStdString(path))) return {};  // reading must not create it
+    return bench::HistoryStore(path).history(benchmark);
+  });
+  connect(bench_, &views::BenchmarksView::runRequested, this,
+          [this](const bench::RunOptions& o) { runBenchmarks(o); });
+  connect(bench_, &views::BenchmarksView::cancelRequested, this, [this] { cancelBenchmarks(); });
+  central_->addTab(bench_, views::icon(QStringLiteral("table")), QStringLiteral("Benchmarks"));
   setCentralWidget(central_);
   connect(central_, &QTabWidget::currentChanged, this, [this] { catchUp(); });
 
@@ -522,6 +535,10 @@ void MainWindow::catchUp() {
 }
 
 void MainWindow::showView(const QString& id) {
+  if (id == QLatin1String("benchmarks")) {
+    central_->setCurrentWidget(bench_);
+    return;
+  }
   for (const View& v : views_) {
     if (v.id != id) continue;
     const int tab = central_->indexOf(v.widget);
@@ -653,7 +670,59 @@ void MainWindow::saveLayout() {
   settings.endGroup();
 }
 
+void MainWindow::runBenchmarks(const bench::RunOptions& options, bool history) {
+  if (benchRunning_) return;
+  std::optional<bench::Runner> runner;
+  try {
+    runner.emplace(options, cli::bench_catalogue());
+  } catch (const bench::RunOptionsError& e) {
+    bench_->showError(QString::fromUtf8(e.what()));
+    return;
+  } catch (const UnknownRuntimeError& e) {
+    bench_->showError(QString::fromUtf8(e.what()));
+    return;
+  }
+  benchRunning_ = true;
+  benchCancel_.store(false);
+  bench_->setRunning(true);
+  runner->set_cancel_flag(&benchCancel_);
+  runner->on_progress([this](const bench::Progress& p) { bench_->showProgress(p); });
+  // The qt runtime's System must live on this thread, so the run does too; the window stays
+  // responsive by processing its events while each case runs.
+  runner->on_idle([] { QCoreApplication::processEvents(QEventLoop::AllEvents, 20); });
+  bench::RunReport report;
+  try {
+    report = runner->run();
+  } catch (const std::exception& e) {
+    benchRunning_ = false;
+    bench_->setRunning(false);
+    bench_->showError(QStringLiteral("The benchmark run failed: %1").arg(QString::fromUtf8(e.what())));
+    if (closeAfterBench_) close();
+    return;
+  }
+  benchRunning_ = false;
+  bench_->setRunning(false);
+  bench_->showReport(report);
+  if (history && !report.results.empty()) {
+    try {
+      bench::HistoryStore store(bench::default_history_path());
+      const auto id = store.record(report);
+      bench_->showNote(QStringLiteral("Stored as run %1 in %2").arg(id).arg(QString::fromStdString(store.path())));
+      bench_->refreshHistory();
+    } catch (const std::exception& e) {
+      bench_->showNote(QStringLiteral("Not stored in the history: %1").arg(QString::fromUtf8(e.what())));
+    }
+  }
+  if (closeAfterBench_) close();
+}
+
 void MainWindow::closeEvent(QCloseEvent* event) {
+  if (benchRunning_) {  // the run holds this thread's stack: let it stop, then close
+    closeAfterBench_ = true;
+    cancelBenchmarks();
+    event->ignore();
+    return;
+  }
   if (options_.useSettings) saveLayout();
   session_->stop();
   QMainWindow::closeEvent(event);

@@ -13,8 +13,12 @@
 
 #include <actorscope/observe/histogram.hpp>
 
+#include <actorscope/benchmarks/runner.hpp>
+
 #include <QElapsedTimer>
 #include <QMainWindow>
+
+#include <atomic>
 
 #include <memory>
 #include <optional>
@@ -30,6 +34,7 @@ class QTabWidget;
 namespace actorscope::views {
 class ActorInspector;
 class ActorsView;
+class BenchmarksView;
 class EventLogView;
 class MessageFlowView;
 class ProcessGroupsView;
@@ -81,7 +86,8 @@ class MainWindow : public QMainWindow {
     const observe::SystemState* shown = nullptr;  ///< the state it was last given (it may keep a pointer)
   };
   const std::vector<View>& viewList() const noexcept { return views_; }
-  /// Brings a view to the front (raises its dock or switches the central tab).
+  /// Brings a view to the front (raises its dock or switches the central tab); "benchmarks" is the
+  /// Benchmarks tab.
   void showView(const QString& id);
 
   views::SupervisionTreeView* treeView() const noexcept { return tree_; }
@@ -89,6 +95,15 @@ class MainWindow : public QMainWindow {
   views::ActorsView* actorsView() const noexcept { return actors_; }
   views::WarningsView* warningsView() const noexcept { return warnings_; }
   views::ActorInspector* inspector() const noexcept { return inspector_; }
+  views::BenchmarksView* benchmarksView() const noexcept { return bench_; }
+
+  /// Runs the benchmark suite (what `actorscope bench` runs) on the GUI thread, processing events
+  /// meanwhile, shows it in the Benchmarks view and appends it to the benchmark history (unless
+  /// `history` is false). Returns once the run is over (finished, cancelled or refused).
+  void runBenchmarks(const bench::RunOptions& options, bool history = true);
+  /// Asks a running benchmark run to stop after its current sample.
+  void cancelBenchmarks() noexcept { benchCancel_.store(true); }
+  bool benchmarksRunning() const noexcept { return benchRunning_; }
 
   void setTheme(Theme theme);
   /// Time spent refreshing the views per update (ns).
@@ -144,6 +159,10 @@ class MainWindow : public QMainWindow {
   views::MessageFlowView* flow_ = nullptr;
   views::EventLogView* events_ = nullptr;
   views::WarningsView* warnings_ = nullptr;
+  views::BenchmarksView* bench_ = nullptr;
+  std::atomic<bool> benchCancel_{false};
+  bool benchRunning_ = false;
+  bool closeAfterBench_ = false;  // the window was closed during a run: close once it has stopped
   QTabWidget* central_ = nullptr;
   QDockWidget* warningsDock_ = nullptr;
   std::vector<QDockWidget*> docks_;

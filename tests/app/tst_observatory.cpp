@@ -11,6 +11,8 @@
 
 #include "actors/actors_table_model.hpp"
 #include "actors/actors_view.hpp"
+#include "bench/benchmark_results_model.hpp"
+#include "bench/benchmarks_view.hpp"
 #include "common/roles.hpp"
 #include "groups/process_groups_model.hpp"
 #include "groups/process_groups_view.hpp"
@@ -21,6 +23,7 @@
 #include "tree/supervision_tree_view.hpp"
 
 #include <QAction>
+#include <QChart>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QSettings>
@@ -37,6 +40,7 @@
 #include <QTest>
 #include <QTreeView>
 
+#include <actorscope/benchmarks/history_store.hpp>
 #include <actorscope/storage/session_reader.hpp>
 
 namespace as = actorscope;
@@ -316,13 +320,63 @@ class TestObservatory : public QObject {
     options.scenario = QStringLiteral("office");
     options.seconds = 0.5;
     const QStringList files = gui::takeScreenshots(window, options);
-    QCOMPARE(files.size(), static_cast<qsizetype>(window.viewList().size() + 1));
+    QCOMPARE(files.size(), static_cast<qsizetype>(window.viewList().size() + 2));
     for (const QString& f : files) {
       const QImage image(f);
       QVERIFY2(!image.isNull() && image.width() > 50 && image.height() > 50, qPrintable(f));
     }
-    QVERIFY(files.last().endsWith(QStringLiteral("window.png")));
-    QCOMPARE(QImage(files.last()).size(), gui::MainWindow::kDefaultSize);
+    const QString windowShot = files.at(files.size() - 2);
+    QVERIFY(windowShot.endsWith(QStringLiteral("window.png")));
+    QCOMPARE(QImage(windowShot).size(), gui::MainWindow::kDefaultSize);
+    // The Benchmarks tab is pictured after a short run, with its results in the table.
+    QVERIFY(files.last().endsWith(QStringLiteral("benchmarks.png")));
+    QVERIFY(window.benchmarksView()->model()->rowCount() > 0);
+  }
+
+  void the_benchmarks_tab_runs_the_suite_on_both_runtimes_and_keeps_a_history() {
+    QTemporaryDir data;
+    QVERIFY(data.isValid());
+    const QByteArray oldData = qgetenv("XDG_DATA_HOME");
+    qputenv("XDG_DATA_HOME", data.path().toUtf8());
+    gui::MainWindow window({office::workload()}, {.useSettings = false});
+    v::BenchmarksView* view = window.benchmarksView();
+    QVERIFY(view != nullptr);
+
+    // A mistake is refused before anything runs, and the view says what is wrong.
+    as::bench::RunOptions bad;
+    bad.filter = "(unclosed";
+    window.runBenchmarks(bad);
+    QCOMPARE(view->model()->rowCount(), 0);
+    QVERIFY2(view->statusText().contains(QStringLiteral("regular expression")), qPrintable(view->statusText()));
+    as::bench::RunOptions none;
+    none.filter = "no benchmark is called this";
+    window.runBenchmarks(none);
+    QCOMPARE(view->model()->rowCount(), 0);
+    QVERIFY(!view->running());
+
+    // One benchmark on both runtimes: a row with both columns and their ratio, a bar in the
+    // comparison chart, and a run in the history, which the history chart shows per runtime.
+    as::bench::RunOptions o;
+    o.runtimes = {"asio", "qt"};
+    o.quick = true;
+    o.samples = 2;
+    o.warm_up = std::chrono::milliseconds(0);
+    o.filter = "^Creation of 100 actors$";
+    window.runBenchmarks(o);
+    QVERIFY(!view->running());
+    QCOMPARE(view->model()->rowCount(), 1);
+    QCOMPARE(view->model()->benchmarkAt(0), QStringLiteral("Creation of 100 actors"));
+    QCOMPARE(view->model()->runtimes(), (std::vector<std::string>{"asio", "qt"}));
+    QVERIFY(view->model()->ratioAt(0) > 0);
+    QCOMPARE(view->ratioChart()->series().size(), 1);
+    QCOMPARE(view->historyChart()->series().size(), 2);
+    QVERIFY2(view->statusText().contains(QStringLiteral("Stored as run")), qPrintable(view->statusText()));
+    QCOMPARE(as::bench::HistoryStore(as::bench::default_history_path()).runs().size(), std::size_t{1});
+    if (oldData.isNull()) {
+      qunsetenv("XDG_DATA_HOME");
+    } else {
+      qputenv("XDG_DATA_HOME", oldData);
+    }
   }
 
   void every_usage_mistake_gets_a_message_and_exit_code_2() {
@@ -358,8 +412,9 @@ class TestObservatory : public QObject {
     QCOMPARE(app.exitStatus(), QProcess::NormalExit);
     QCOMPARE(app.exitCode(), 0);
     const QStringList pngs = QDir(dir.filePath(QStringLiteral("shots"))).entryList({QStringLiteral("*.png")});
-    QCOMPARE(pngs.size(), 10);
+    QCOMPARE(pngs.size(), 11);  // nine views, the window, the Benchmarks tab
     QVERIFY(pngs.contains(QStringLiteral("window.png")));
+    QVERIFY(pngs.contains(QStringLiteral("benchmarks.png")));
     for (const QString& p : pngs) {
       const QImage image(dir.filePath(QStringLiteral("shots/") + p));
       QVERIFY2(!image.isNull() && image.width() > 50, qPrintable(p));

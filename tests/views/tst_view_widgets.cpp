@@ -3,6 +3,8 @@
 // the flow chart draws lanes; every view renders without a live System.
 #include "scripted_state.hpp"
 
+#include "bench/benchmark_results_model.hpp"
+#include "bench/benchmarks_view.hpp"
 #include "common/actor_selection.hpp"
 #include "common/roles.hpp"
 #include "flow/message_flow_model.hpp"
@@ -12,9 +14,12 @@
 #include "warnings/warnings_model.hpp"
 #include "warnings/warnings_view.hpp"
 
+#include <QChart>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
+
+#include <cmath>
 
 using namespace views_test;
 namespace v = actorscope::views;
@@ -23,6 +28,52 @@ class TestViewWidgets : public QObject {
   Q_OBJECT
 
  private slots:
+  void benchmark_figures_are_written_in_their_unit_with_three_digits() {
+    QCOMPARE(v::formatBenchValue(9.86, "ns"), QStringLiteral("9.86 ns"));
+    QCOMPARE(v::formatBenchValue(12345, "ns"), QStringLiteral("12.3 µs"));
+    QCOMPARE(v::formatBenchValue(1.5e9, "ns"), QStringLiteral("1.50 s"));
+    QCOMPARE(v::formatBenchValue(837, "B"), QStringLiteral("837 B"));
+    QCOMPARE(v::formatBenchValue(std::nan(""), "ns"), QStringLiteral("—"));
+  }
+
+  void the_benchmarks_table_puts_runtimes_side_by_side_and_marks_a_failed_case() {
+    namespace b = actorscope::bench;
+    b::RunReport report;
+    report.options.runtimes = {"asio", "qt"};
+    auto result = [](std::string runtime, double median, std::string error = {}) {
+      b::Result r;
+      r.benchmark = "Creation of 100 actors";
+      r.runtime = std::move(runtime);
+      r.unit = "ns";
+      r.element = "actor";
+      r.elements = 100;
+      r.statistics.count = 3;
+      r.statistics.median = median;
+      r.reference = b::ReferenceRange{"ractor 0.9.3 / tokio", 890000, 1550000};
+      r.error = std::move(error);
+      return r;
+    };
+    report.results = {result("asio", 30000), result("qt", 60000)};
+    v::BenchmarksView view;
+    view.showReport(report);
+    v::BenchmarkResultsModel& m = *view.model();
+    QCOMPARE(m.rowCount(), 1);
+    QCOMPARE(m.columnCount(), 6);  // benchmark, per, asio, qt, qt/asio, ractor
+    QCOMPARE(m.headerData(4, Qt::Horizontal).toString(), QStringLiteral("qt/asio"));
+    QCOMPARE(m.index(0, 2).data().toString(), QStringLiteral("300 ns"));
+    QCOMPARE(m.index(0, 3).data().toString(), QStringLiteral("600 ns"));
+    QCOMPARE(m.index(0, 4).data().toString(), QStringLiteral("2.00×"));
+    QCOMPARE(m.index(0, 5).data().toString(), QStringLiteral("8.90 µs – 15.5 µs"));
+    QCOMPARE(view.ratioChart()->series().size(), 1);
+
+    report.results[1] = result("qt", 0, "the actors never finished");
+    view.showReport(report);
+    QCOMPARE(m.index(0, 3).data().toString(), QStringLiteral("error"));
+    QCOMPARE(m.index(0, 3).data(Qt::ToolTipRole).toString(), QStringLiteral("the actors never finished"));
+    QCOMPARE(m.ratioAt(0), 0.0);
+    QVERIFY(view.statusText().contains(QStringLiteral("1 could not run")));
+  }
+
   void the_warnings_view_flags_a_scripted_growing_mailbox_and_links_to_the_actor() {
     ScriptedState s;
     s.spawn(1, 0, "source");
