@@ -272,7 +272,7 @@ void BenchmarksView::rebuildRatioChart() {
   }
   auto* set = new QBarSet(QString::fromStdString(rts[1]) + QLatin1Char('/') + QString::fromStdString(rts[0]));
   QStringList categories;
-  double top = 2.5;  // room for the 2x mark and the labels
+  double top = 2.5;  // 1x and 2x always on the scale, and room for the labels
   // Bottom to top in a horizontal chart: add in reverse so the first benchmark is at the top.
   for (int row = model_->rowCount() - 1; row >= 0; --row) {
     const double ratio = model_->ratioAt(row);
