@@ -70,7 +70,7 @@ CellCore::CellCore(SystemCore& sys, CellConfig config)
       name_(std::move(config.name)),
       type_name_(config.type_name),
       message_tag_(config.message_tag),
-      placement_(config.placement),
+      home_(config.placement.host),
       budget_(config.budget == 0 ? 1 : config.budget),
       kind_(config.kind) {}
 
@@ -189,7 +189,7 @@ void CellCore::observe_handled(bool failed) noexcept {
   e.trace = n.trace;
   e.queue = queue;
   e.handling = handling;
-  e.thread = placement_.host;
+  e.thread = home_.load(std::memory_order_relaxed);  // settled: we are running
   if (obs & kTypeNames) e.message_type = message_type(n);
   sys_.emit_event(e);
 }
@@ -239,7 +239,7 @@ void CellCore::dispose() noexcept {
 
 void CellCore::schedule_drain(Urgency u) noexcept {
   retain();  // held by the scheduled drain until run() or discard()
-  runtime_.schedule(*this, placement_, u);
+  runtime_.schedule(*this, placement(), u);
 }
 
 void CellCore::wake_if_idle(Urgency u) noexcept {
@@ -347,6 +347,13 @@ void CellCore::run() noexcept {
 
 void CellCore::discard() noexcept {
   release();
+}
+
+static_assert(Placement::deferred_host == observe::no_thread, "an unsettled home is reported as no thread");
+
+void CellCore::settle(Placement home) noexcept {
+  settled_ = true;  // read by finish(), on the thread that runs us from now on
+  home_.store(home.host, std::memory_order_release);
 }
 
 bool CellCore::has_work() const noexcept {
@@ -484,7 +491,7 @@ CellCore::DrainEnd CellCore::drain() noexcept {
       if (--budget == 0) {
         budget = budget_;
         if (!task_ && (!message_queue_.empty() || has_work())) {
-          runtime_.schedule(*this, placement_, Urgency::yielded);  // fairness: let others run
+          runtime_.schedule(*this, placement(), Urgency::yielded);  // fairness: let others run
           return DrainEnd::yielded;
         }
       }
@@ -561,6 +568,7 @@ void CellCore::complete_hook(Hook hook, HookResult r) noexcept {
           observe::Event e;
           e.kind = observe::EventKind::started;
           e.actor = id_;
+          e.thread = home_.load(std::memory_order_relaxed);  // settled by now (a deferred home at spawn)
           sys_.emit_event(e);
         }
       }
@@ -659,6 +667,7 @@ void CellCore::finish(ExitKind kind, std::string text, bool with_state) noexcept
     }
   }
   sys_.before_exit(*this, exit);
+  if (settled_) runtime_.vacate(placement());
   sched_.store(kTerminated, std::memory_order_release);
   // Leave the System before waking waiters, so that whoever wakes sees the actor gone everywhere.
   // From here on the System may be torn down; waking waiters only touches this cell.

@@ -544,6 +544,7 @@ void SystemCore::attach(observe::Observer& observer) {
       observe::Event s;
       s.kind = observe::EventKind::started;
       s.actor = p.id;
+      s.thread = p.host;
       send(s);
     }
   }

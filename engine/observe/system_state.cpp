@@ -133,6 +133,7 @@ void SystemState::apply(const Event& e) {
     case EventKind::started: {
       ActorRecord& a = touch(e.actor);
       a.status = std::max(a.status, ActorStatus::running);
+      if (a.thread == no_thread) a.thread = e.thread;  // the home chosen when it first ran
       push_recent(e);
       break;
     }

@@ -11,10 +11,12 @@
 #ifndef Q_MOC_RUN
 #include <actorscope/qt_runtime.hpp>
 
+#include <map>
 #include <semaphore>
 #endif
 
 using namespace engine_test;
+namespace obs = as::observe;
 
 namespace {
 
@@ -122,6 +124,76 @@ class TestQtRuntime : public QObject {
     QVERIFY(seen.front() != qApp->thread());
     QVERIFY2(std::all_of(seen.begin(), seen.end(), [&](QThread* t) { return t == seen.front(); }),
              "an actor moved between threads: it is pinned to its host");
+  }
+
+  // Spawned from outside the runtime, an actor's home is chosen when it first runs. Actors that end
+  // in their first drain leave no load behind, so a burst of them stays on one worker instead of
+  // waking every worker for a drain or two each.
+  void a_burst_of_short_lived_actors_spawned_from_outside_runs_on_one_worker() {
+    struct Brief {
+      using Message = int;
+      Probe* probe = nullptr;
+      void post_start(as::Context<Brief>& ctx, std::monostate&) {
+        probe->record(QThread::currentThread()->objectName().toStdString());
+        ctx.stop();
+      }
+      void handle(as::Context<Brief>&, int, std::monostate&) {}
+    };
+    Probe probe;
+    auto sys = make_qt_system(2);
+    std::vector<as::ActorRef<int>> refs;
+    for (int i = 0; i < 200; ++i) refs.push_back(sys->spawn(Brief{.probe = &probe}, {}).value());
+    for (auto& r : refs) QVERIFY(r.wait(kTimeout));
+    const std::vector<std::string> homes = probe.events();
+    QCOMPARE(homes.size(), std::size_t{200});
+    QVERIFY2(homes.front().starts_with("actorscope-qt-"), homes.front().c_str());
+    QVERIFY2(std::all_of(homes.begin(), homes.end(), [&](const std::string& h) { return h == homes.front(); }),
+             "a burst of actors that end in their first drain was spread over the workers");
+  }
+
+  // ...while actors that stay alive spread over the workers, and the recorded thread of each is the
+  // worker it runs on (unknown at spawn, told by its `started` event).
+  void long_lived_actors_spawned_from_outside_spread_over_the_workers_and_report_their_thread() {
+    struct Resident {
+      using Message = int;
+      Probe* probe = nullptr;
+      void post_start(as::Context<Resident>& ctx, std::monostate&) {
+        probe->record(std::to_string(ctx.self().id().pid) + " " + QThread::currentThread()->objectName().toStdString());
+      }
+      void handle(as::Context<Resident>&, int, std::monostate&) {}
+    };
+    constexpr std::size_t kActors = 16;
+    Probe probe;
+    auto sys = make_qt_system(2);
+    obs::EventCollector collector;
+    sys->attach(collector);
+    for (std::size_t i = 0; i < kActors; ++i) QVERIFY(sys->spawn(Resident{.probe = &probe}, {}).has_value());
+    QVERIFY(probe.wait_until(*sys, [&](const std::vector<std::string>& ev) { return ev.size() == kActors; }));
+    sys->shutdown();
+
+    std::vector<obs::Event> events;
+    collector.drain(events, true);
+    obs::SystemState state;
+    for (const obs::Event& e : events) {
+      if (e.kind == obs::EventKind::spawned)
+        QCOMPARE(e.thread, obs::no_thread);  // not chosen yet
+      state.apply(e);
+    }
+    std::map<std::uint32_t, std::size_t> per_worker;
+    for (const std::string& line : probe.events()) {
+      const auto space = line.find(' ');
+      const std::uint64_t pid = std::stoull(line.substr(0, space));
+      const std::string thread = line.substr(space + 1);
+      QVERIFY2(thread.starts_with("actorscope-qt-"), thread.c_str());
+      const auto worker = static_cast<std::uint32_t>(std::stoul(thread.substr(std::string("actorscope-qt-").size())));
+      const obs::ActorRecord* a = state.actor(as::ActorId{0, pid});
+      QVERIFY(a != nullptr);
+      QCOMPARE(a->thread, worker);
+      ++per_worker[worker];
+    }
+    QCOMPARE(per_worker.size(), std::size_t{2});
+    for (const auto& [worker, n] : per_worker)
+      QVERIFY2(n >= kActors / 4, qPrintable(QString("worker %1 got only %2 of %3 long-lived actors").arg(worker).arg(n).arg(kActors)));
   }
 
   void worker_threads_use_qts_own_dispatcher_unless_told_to_inherit_and_the_environment_is_restored() {

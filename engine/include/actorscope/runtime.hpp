@@ -28,6 +28,17 @@ constexpr TimePoint deadline_after(TimePoint now, Duration d) noexcept {
   return now + d;
 }
 
+/// A backend's resolved home for an actor or a timer. Opaque to the core, except for `deferred()`:
+/// a backend may leave an actor's home open at spawn and choose it when it first runs the actor's
+/// work (see Runnable::settle).
+struct Placement {
+  static constexpr std::uint32_t deferred_host = UINT32_MAX;
+  std::uint32_t host = 0;
+
+  static constexpr Placement deferred() noexcept { return {deferred_host}; }
+  constexpr bool is_deferred() const noexcept { return host == deferred_host; }
+};
+
 /// A unit of work owned by the core: an actor's mailbox drain, a timer expiry, a blocking job.
 /// Contract: once handed to a runtime (schedule, arm, run_blocking), the runtime calls exactly one of
 /// run() or discard(). discard() means the work will never run (disarmed, or the runtime stopped)
@@ -36,12 +47,19 @@ class Runnable {
  public:
   virtual void run() noexcept = 0;
   virtual void discard() noexcept = 0;
+  /// Only for work scheduled with Placement::deferred() (an actor's first drain): the backend
+  /// calls it once, before run() and on no other thread at the same time, with the home it chose.
+  /// From then on the work names that home when it schedules itself or arms a timer.
+  virtual void settle(Placement home) noexcept { (void)home; }
 
   /// Belongs to the runtime the work was handed to, from schedule() until it calls run() or
   /// discard(): a link that lets a backend queue the work without allocating (asio and qt keep
   /// intrusive lock-free lists). The core never touches it; a Runnable is scheduled at most once at
   /// a time (a drain may schedule itself again from inside run(), once it has been unlinked).
   Runnable* runtime_link = nullptr;
+  /// The runtime's too, over the same span: a note it keeps with the queued work (qt: "not
+  /// settled yet"). The core never touches it.
+  std::uint8_t runtime_mark = 0;
 
  protected:
   Runnable() = default;
@@ -57,10 +75,11 @@ class Runnable {
 /// normal).
 enum class Urgency : std::uint8_t { normal, high, yielded };
 
-/// Where an actor asks to live. The backend turns it into a Placement once, at spawn.
+/// Where an actor asks to live. The backend turns it into a Placement at spawn (or, for a deferred
+/// one, when the actor first runs).
 struct PlacementRequest {
   enum class Kind : std::uint8_t {
-    any,   ///< wherever the runtime likes (Asio: any pool thread; Qt: a worker, round robin)
+    any,   ///< wherever the runtime likes (Asio: any pool thread; Qt: a worker, see RUNTIMES.md)
     gui,   ///< the GUI (main) thread, so the actor may touch widgets (Qt only)
     host,  ///< a specific worker host, by index (Qt pins to that thread; Asio ignores it)
   };
@@ -70,11 +89,6 @@ struct PlacementRequest {
   static constexpr PlacementRequest any() noexcept { return {}; }
   static constexpr PlacementRequest gui() noexcept { return {Kind::gui, 0}; }
   static constexpr PlacementRequest on_host(std::uint32_t index) noexcept { return {Kind::host, index}; }
-};
-
-/// A backend's resolved home for an actor or a timer. Opaque to the core.
-struct Placement {
-  std::uint32_t host = 0;
 };
 
 /// Identifies an armed timer to its runtime, for disarm. 0 is "no timer".
@@ -135,8 +149,13 @@ class Runtime {
   virtual unsigned thread_count() const noexcept = 0;
 
   /// Resolves a spawn's placement request. Throws std::invalid_argument for a request this backend
-  /// cannot honour (for example GUI placement where there is no GUI thread).
+  /// cannot honour (for example GUI placement where there is no GUI thread). May return
+  /// Placement::deferred(): the actor's first drain then goes to schedule() with it, and the
+  /// backend settles the actor (Runnable::settle) before that drain runs.
   virtual Placement place(const PlacementRequest& request) = 0;
+
+  /// An actor this backend settled has exited (its last drain is ending). @thread the actor's
+  virtual void vacate(Placement home) noexcept { (void)home; }
 
   /// Runs `work` soon on a thread allowed by `where`. Never runs it inline. @thread any
   virtual void schedule(Runnable& work, Placement where, Urgency urgency) noexcept = 0;

@@ -20,6 +20,7 @@
 #include <climits>
 #include <cstdio>
 #include <latch>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -102,6 +103,54 @@ int ms_until(TimePoint deadline, TimePoint now) {
   return static_cast<int>(std::min<std::int64_t>(ms, INT_MAX));
 }
 
+// Chooses the homes of the actors spawned from outside the runtime's threads (Placement::deferred).
+//
+// Round robin at spawn would spread a burst of them over every worker, and a program that spawns
+// short-lived actors in a loop would keep waking every worker for one or two drains each: on a
+// machine with as many workers as cores, the spawning thread then fights them for a core. So their
+// first drains go to one worker, the target. There, just before the first drain runs, choose()
+// settles the actor: on this worker if it holds no more of the settled actors still alive than any
+// other worker, else on the worker with fewest (which becomes the target). An actor that ends in
+// its first drain leaves the count as it was, so a burst of short-lived actors stays on one warm
+// worker; long-lived ones spread evenly, as round robin would spread them.
+class Settler {
+ public:
+  explicit Settler(std::uint32_t workers) : workers_(workers), live_(std::make_unique<Count[]>(workers)) {}
+
+  /// The worker that takes the next deferred first drain. @thread any
+  std::uint32_t target() const noexcept { return target_.load(std::memory_order_relaxed); }
+
+  /// Settles an actor whose first drain is about to run on worker `here`: returns its home and
+  /// counts it there. @thread any (normally `here`'s)
+  std::uint32_t choose(std::uint32_t here) noexcept {
+    std::uint32_t home = here;
+    std::int32_t fewest = live_[here].n.load(std::memory_order_relaxed);
+    for (std::uint32_t i = 0; i < workers_; ++i) {
+      const std::int32_t n = live_[i].n.load(std::memory_order_relaxed);
+      if (n < fewest) {
+        fewest = n;
+        home = i;
+      }
+    }
+    live_[home].n.fetch_add(1, std::memory_order_relaxed);
+    if (home != here) target_.store(home, std::memory_order_relaxed);
+    return home;
+  }
+
+  /// An actor settled on `home` has exited. @thread its
+  void vacate(std::uint32_t home) noexcept {
+    if (home < workers_) live_[home].n.fetch_sub(1, std::memory_order_relaxed);
+  }
+
+ private:
+  struct alignas(64) Count {
+    std::atomic<std::int32_t> n{0};
+  };
+  const std::uint32_t workers_;
+  std::unique_ptr<Count[]> live_;  // each on its own cache line: written by its worker
+  alignas(64) std::atomic<std::uint32_t> target_{0};
+};
+
 // One per thread. Lives on its thread; only that thread touches its timers and runs its run list.
 //
 // Ordinary drains do not travel as one Qt event each. They go to the host's run list: a lock-free
@@ -115,7 +164,9 @@ int ms_until(TimePoint deadline, TimePoint now) {
 // each, at high priority, and end the slice in progress so that they overtake the list.
 class Host final : public QObject {
  public:
-  Host(const QtRuntime& rt, bool gui, const std::atomic<bool>& accepting) : rt_(rt), gui_(gui), accepting_(accepting) {}
+  Host(const QtRuntime& rt, std::uint32_t index, bool gui, const std::atomic<bool>& accepting, Settler& settler,
+       const std::vector<std::unique_ptr<Host>>& hosts)
+      : rt_(rt), index_(index), gui_(gui), accepting_(accepting), settler_(settler), hosts_(hosts) {}
   ~Host() override {
     drop_timers();
     discard_run_list();
@@ -307,6 +358,9 @@ class Host final : public QObject {
         if (run_list_.idle()) break;  // the next push posts a new SliceEvent
         continue;
       }
+      if (r->runtime_mark != 0) [[unlikely]] {  // the first drain of an actor spawned from outside
+        if (!settle_here(*r)) continue;
+      }
       run_here(*r);
       if (urgent_.load(std::memory_order_relaxed) > 0 || Clock::now() >= end) {
         // Let Qt deliver what is waiting (our urgent events, timers, other objects' events), and
@@ -319,6 +373,17 @@ class Host final : public QObject {
     }
     slice_host = outer;
     --depth_;
+  }
+
+  // The first drain of an actor spawned from outside (Placement::deferred) is about to run here.
+  // Settles the actor: here (true: run it now), or on another worker, whose run list it joins.
+  bool settle_here(Runnable& first) {
+    first.runtime_mark = 0;
+    const std::uint32_t home = settler_.choose(index_);
+    first.settle(Placement{home});
+    if (home == index_) return true;
+    hosts_[home]->enqueue(first);
+    return false;
   }
 
   void run_here(Runnable& work) {
@@ -341,8 +406,11 @@ class Host final : public QObject {
     TimePoint deadline;
   };
   const QtRuntime& rt_;
+  const std::uint32_t index_;
   const bool gui_;
   const std::atomic<bool>& accepting_;
+  Settler& settler_;
+  const std::vector<std::unique_ptr<Host>>& hosts_;
   std::atomic<int> in_flight_{0};      // our events posted and not yet received
 #if defined(__SANITIZE_THREAD__)
   std::mutex tsan_post_m_;  // see post_event()
@@ -422,13 +490,16 @@ struct QtRuntime::Impl {
   std::vector<std::unique_ptr<Host>> hosts;  // workers first, then the GUI host
   std::vector<QThread*> host_threads;
   std::uint32_t worker_count = 0;
-  std::atomic<std::uint32_t> next_host{0};
+  std::unique_ptr<Settler> settler;
   std::atomic<TimerToken> next_timer{1};
   std::atomic<bool> accepting{true};
   std::atomic<bool> stops_posted{false};  // shutdown() has posted every worker its StopEvent
   Duration idle_spin{};
   Duration wait_spin{};  // for blocking waits off the GUI thread; workers use idle_spin
   QThreadPool blocking;
+  // Round robin for spawns on runtime threads. On a line of its own: every such spawn writes it,
+  // and the workers read `accepting` beside it all the time.
+  alignas(64) std::atomic<std::uint32_t> next_host{0};
 
   Host& host(std::uint32_t i) const noexcept { return *hosts[std::min<std::size_t>(i, hosts.size() - 1)]; }
   bool on_host_thread(std::uint32_t i) const noexcept {
@@ -465,6 +536,7 @@ QtRuntime::QtRuntime(const RuntimeOptions& options) : impl_(std::make_unique<Imp
   const unsigned n = options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   if (n > kHostMask) throw QtRuntimeError("the qt runtime supports at most 65535 worker threads");
   impl_->worker_count = n;
+  impl_->settler = std::make_unique<Settler>(n);
   impl_->idle_spin = options.effective_idle_spin();
   impl_->wait_spin = options.effective_wait_spin();
   impl_->blocking.setMaxThreadCount(static_cast<int>(options.blocking_threads != 0 ? options.blocking_threads : 4));
@@ -490,7 +562,7 @@ QtRuntime::QtRuntime(const RuntimeOptions& options) : impl_(std::make_unique<Imp
                               !qEnvironmentVariableIsSet("QT_NO_GLIB"));
   std::latch started(static_cast<std::ptrdiff_t>(n));
   for (unsigned i = 0; i < n; ++i) {
-    auto host = std::make_unique<Host>(*this, false, impl_->accepting);
+    auto host = std::make_unique<Host>(*this, i, false, impl_->accepting, *impl_->settler, impl_->hosts);
     auto worker = std::make_unique<Worker>(*this, *host, started, impl_->idle_spin, impl_->stops_posted);
     worker->setObjectName(QStringLiteral("actorscope-qt-%1").arg(i));
     host->moveToThread(worker.get());
@@ -499,7 +571,8 @@ QtRuntime::QtRuntime(const RuntimeOptions& options) : impl_(std::make_unique<Imp
     worker->start();
     impl_->workers.push_back(std::move(worker));
   }
-  impl_->hosts.push_back(std::make_unique<Host>(*this, true, impl_->accepting));  // the GUI host, on this thread
+  impl_->hosts.push_back(std::make_unique<Host>(*this, n, true, impl_->accepting, *impl_->settler,
+                                                impl_->hosts));  // the GUI host, on this thread
   impl_->host_threads.push_back(impl_->gui_thread);
   if (impl_->gui_dispatcher != nullptr) impl_->hosts.back()->keep_nested_loops_fed(impl_->gui_dispatcher, Duration::zero());
   started.wait();
@@ -521,6 +594,7 @@ QtRuntime::~QtRuntime() {
 }
 
 unsigned QtRuntime::thread_count() const noexcept { return impl_->worker_count; }
+void QtRuntime::vacate(Placement home) noexcept { impl_->settler->vacate(home.host); }
 std::uint32_t QtRuntime::gui_host() const noexcept { return impl_->worker_count; }
 bool QtRuntime::owns_application() const noexcept { return impl_->owned_app != nullptr; }
 
@@ -528,6 +602,9 @@ Placement QtRuntime::place(const PlacementRequest& request) {
   const std::uint32_t n = impl_->worker_count;
   switch (request.kind) {
     case PlacementRequest::Kind::any:
+      // Spawned from outside: settled when it first runs (see Settler). On a runtime thread (an
+      // actor spawning children): round robin.
+      if (!on_runtime_thread() && n > 1) return Placement::deferred();
       return {impl_->next_host.fetch_add(1, std::memory_order_relaxed) % n};
     case PlacementRequest::Kind::gui:
       return {n};
@@ -546,6 +623,17 @@ void QtRuntime::schedule(Runnable& work, Placement where, Urgency urgency) noexc
     work.discard();
     return;
   }
+  if (where.is_deferred()) [[unlikely]] {
+    // An actor's first drain, spawned from outside: to the target worker, settled when it runs.
+    if (urgency == Urgency::high) {  // not from the engine today; settle it now rather than wait
+      where = Placement{impl_->settler->choose(impl_->settler->target())};
+      work.settle(where);
+    } else {
+      work.runtime_mark = 1;
+      impl_->host(impl_->settler->target()).enqueue(work);
+      return;
+    }
+  }
   Host& host = impl_->host(where.host);
   if (urgency == Urgency::high) {
     host.post(new RunEvent(&work), Qt::HighEventPriority);  // overtakes the run list and other events
@@ -559,7 +647,8 @@ TimerToken QtRuntime::arm(Runnable& work, TimePoint deadline, Placement where) n
     work.discard();
     return 0;
   }
-  const std::uint32_t h = std::min(where.host, impl_->worker_count);
+  // A timer for an actor not settled yet only wakes it: any worker will do.
+  const std::uint32_t h = where.is_deferred() ? impl_->settler->target() : std::min(where.host, impl_->worker_count);
   const TimerToken token = (impl_->next_timer.fetch_add(1, std::memory_order_relaxed) << kHostBits) | h;
   if (impl_->on_host_thread(h)) {
     impl_->host(h).arm_here(token, &work, deadline);

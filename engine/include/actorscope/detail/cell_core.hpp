@@ -88,7 +88,8 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
 
   // -- ExecContext --
   Runtime& runtime() const noexcept override { return runtime_; }
-  Placement placement() const noexcept override { return placement_; }
+  /// Where the actor lives: Placement::deferred() until a backend that deferred it settles it.
+  Placement placement() const noexcept override { return {home_.load(std::memory_order_acquire)}; }
   void post_wake(Wait& w) noexcept override;
   void retain_context() const noexcept override { retain(); }
   void release_context() const noexcept override { release(); }
@@ -137,6 +138,7 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   // -- Runnable: the mailbox drain (runtime thread) --
   void run() noexcept override;
   void discard() noexcept override;
+  void settle(Placement home) noexcept override;
 
  protected:
   CellCore(SystemCore& sys, CellConfig config);
@@ -246,7 +248,8 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   std::string name_;
   std::string_view type_name_;
   const void* message_tag_;
-  Placement placement_;
+  std::atomic<std::uint32_t> home_;  // a Placement's host: set at construction, or once by settle()
+  bool settled_ = false;             // settle() chose home_: tell the runtime when we exit
   std::uint32_t budget_;
   CellKind kind_;
 

@@ -20,8 +20,8 @@ namespace actorscope::observe {
 ///
 /// | kind                  | actor            | peer               | name        | text                 | other fields |
 /// |-----------------------|------------------|--------------------|-------------|----------------------|--------------|
-/// | spawned               | the new actor    | its supervisor     | actor name  | actor type name      | thread (host) |
-/// | started               | the actor        |                    |             |                      | |
+/// | spawned               | the new actor    | its supervisor     | actor name  | actor type name      | thread (host, or `no_thread` until started) |
+/// | started               | the actor        |                    |             |                      | thread (host) |
 /// | stopped               | the actor        |                    |             | stop reason          | |
 /// | failed                | the actor        |                    |             | error text           | |
 /// | killed                | the actor        |                    |             | reason               | |
@@ -67,6 +67,9 @@ enum class Lane : std::uint8_t { signal, stop, supervision, message };
 std::string_view to_string(Lane lane) noexcept;
 std::optional<Lane> lane_from_string(std::string_view name) noexcept;
 
+/// Event::thread of an actor whose home is not chosen yet.
+inline constexpr std::uint32_t no_thread = UINT32_MAX;
+
 struct Event {
   EventKind kind = EventKind::runtime_info;
   Lane lane = Lane::message;
@@ -74,7 +77,10 @@ struct Event {
   bool failed = false;
   /// message_handled: queue and handling were measured (the observer asked for timing).
   bool timed = false;
-  /// spawned: the runtime host the actor lives on; runtime_info: the worker thread count.
+  /// spawned and started: the runtime host the actor lives on (a message_handled event also
+  /// carries it). At spawn it may be `no_thread`: the qt runtime chooses the home of an actor
+  /// spawned from outside its threads when the actor first runs, and `started` says which.
+  /// runtime_info: the worker thread count.
   std::uint32_t thread = 0;
   /// Engine-wide order of emission, from 1. Events are applied in this order.
   std::uint64_t seq = 0;

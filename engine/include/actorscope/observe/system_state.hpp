@@ -68,7 +68,7 @@ struct ActorRecord {
   std::vector<ActorId> children;  ///< in link order; stopped children stay until pruned
   std::string name;
   std::string type_name;
-  std::uint32_t thread = 0;
+  std::uint32_t thread = 0;  ///< its runtime host; no_thread until it starts, if the runtime chose late
   ActorStatus status = ActorStatus::starting;
   std::optional<ExitKind> exit_kind;
   std::string exit_reason;

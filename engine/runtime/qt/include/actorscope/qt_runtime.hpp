@@ -29,6 +29,7 @@ class QtRuntime final : public Runtime {
   std::string_view name() const noexcept override { return "qt"; }
   unsigned thread_count() const noexcept override;
   Placement place(const PlacementRequest& request) override;
+  void vacate(Placement home) noexcept override;
   void schedule(Runnable& work, Placement where, Urgency urgency) noexcept override;
   TimePoint now() const noexcept override { return Clock::now(); }
   TimerToken arm(Runnable& work, TimePoint deadline, Placement where) noexcept override;
