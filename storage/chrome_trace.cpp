@@ -210,8 +210,11 @@ ChromeTraceSummary write_chrome_trace(const SessionReader& reader, std::int64_t 
   ChromeTraceSummary sum;
   TraceWriter w(out, t0);
 
+  // An actor that never ran on the qt runtime may have no host: it gets a process of its own.
+  const std::uint64_t no_host_pid = std::uint64_t{observe::no_thread} + 1;
   auto process_name = [&](std::uint64_t pid) {
     if (pid == 0) return std::string("outside actors");
+    if (pid == no_host_pid) return std::string("actors that never ran (no host chosen)");
     std::string name = info.runtime;
     if (info.runtime == "asio") {
       name += " pool (";

@@ -15,7 +15,8 @@ bool is_message(EventKind k) {
   return k == EventKind::message_sent || k == EventKind::message_handled;
 }
 bool has_thread(EventKind k) {
-  return k == EventKind::spawned || k == EventKind::message_handled || k == EventKind::runtime_info;
+  return k == EventKind::spawned || k == EventKind::started || k == EventKind::message_handled ||
+         k == EventKind::runtime_info;
 }
 bool is_timer(EventKind k) {
   return k == EventKind::timer_started || k == EventKind::timer_fired || k == EventKind::timer_cancelled;

@@ -71,8 +71,8 @@ observe::Interest interest_for(const RecorderOptions& o) {
 
 bool changes_actor_row(observe::EventKind k) {
   using K = observe::EventKind;
-  return k == K::spawned || k == K::linked || k == K::unlinked || k == K::stopped || k == K::failed ||
-         k == K::killed;
+  return k == K::spawned || k == K::started || k == K::linked || k == K::unlinked || k == K::stopped ||
+         k == K::failed || k == K::killed;
 }
 
 }  // namespace

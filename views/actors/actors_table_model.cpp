@@ -269,7 +269,7 @@ QVariant ActorsTableModel::data(const QModelIndex& index, int role) const {
         case NameColumn: return QString::fromStdString(r.identity->shown);
         case TypeColumn: return QString::fromStdString(r.identity->shortType);
         case StatusColumn: return healthText(r.health);
-        case ThreadColumn: return r.thread;
+        case ThreadColumn: return formatHost(r.thread);
         case MailboxColumn: return dead ? QString() : QString::number(r.mailbox);
         case MailboxMaxColumn: return QString::number(r.mailboxMax);
         case RateColumn: return formatRate(r.rate);
@@ -330,7 +330,8 @@ QVariant ActorsTableModel::headerData(int section, Qt::Orientation orientation, 
       {"Sent", "Messages sent in total by this actor's hooks (exact)"},
       {"Max", "The most messages ever waiting at once (mailbox high-water mark)"},
       {"Children", "Direct children (supervised actors)"},
-      {"Thread", "The runtime host the actor lives on (Qt: its event-loop thread; Asio: any pool thread)"},
+      {"Thread", "The runtime host the actor lives on (Qt: its event-loop thread, — until it first runs; Asio: any pool "
+                 "thread)"},
       {"Type", "The actor's C++ type (without namespaces)"},
   };
   if (section < 0 || section >= ColumnCount) return {};

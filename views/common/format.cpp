@@ -1,6 +1,8 @@
 // Formatting shared by the views.
 #include "common/format.hpp"
 
+#include <actorscope/observe/event.hpp>
+
 #include <QStringList>
 
 #include <cmath>
@@ -47,6 +49,10 @@ QString formatSince(TimePoint t, TimePoint origin) {
 }
 
 QString formatActorId(ActorId id) { return QStringLiteral("%1.%2").arg(id.node).arg(id.pid); }
+
+QString formatHost(std::uint32_t thread) {
+  return thread == observe::no_thread ? QStringLiteral("—") : QString::number(thread);
+}
 
 ActorId parseActorId(const QString& text) {
   const QString t = text.trimmed();

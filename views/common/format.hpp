@@ -25,5 +25,7 @@ QString formatSince(TimePoint t, TimePoint origin);
 QString formatActorId(ActorId id);
 /// Parses "0.42" or "42" back into an id; an invalid id when it is neither.
 ActorId parseActorId(const QString& text);
+/// A runtime host: "1", or "—" while the runtime has not chosen it (observe::no_thread).
+QString formatHost(std::uint32_t thread);
 
 }  // namespace actorscope::views

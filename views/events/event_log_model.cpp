@@ -66,8 +66,9 @@ EventLogModel::Row EventLogModel::rowFor(const observe::SystemState& state, cons
   r.peerName = nameOf(e.peer);
   switch (e.kind) {
     case K::spawned:
-      r.detail = "type " + shortTypeName(e.text) + (e.peer.is_valid() ? ", supervised" : ", a root") + ", host " +
-                 std::to_string(e.thread);
+      r.detail = "type " + shortTypeName(e.text) + (e.peer.is_valid() ? ", supervised" : ", a root") +
+                 (e.thread == observe::no_thread ? std::string(", host chosen when it starts")
+                                                 : ", host " + std::to_string(e.thread));
       break;
     case K::stopped: r.detail = e.text.empty() ? "stopped" : "reason: " + e.text; break;
     case K::failed: r.detail = e.text; break;

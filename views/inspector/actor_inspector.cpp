@@ -201,7 +201,7 @@ void ActorInspector::render(const ActorDetails& d) {
   title_->setText(QString::fromStdString(d.name));
   subtitle_->setText(QStringLiteral("%1  ·  %2  ·  host %3")
                          .arg(formatActorId(d.id), QString::fromStdString(d.type))
-                         .arg(d.thread));
+                         .arg(formatHost(d.thread)));
   const QColor sc = healthColor(d.health, pal);
   status_->setText(healthText(d.health));
   const QString sheet = QStringLiteral("QLabel { color: %1; background: %2; border: 1px solid %1; border-radius: 4px; "

@@ -65,7 +65,7 @@ std::vector<Warning> lint(const observe::SystemState& state, const WarningThresh
   std::map<std::uint32_t, std::size_t> actorsOnThread;
   if (qtLoops)
     for (const auto& [id, a] : state.actors())
-      if (a.alive()) ++actorsOnThread[a.thread];
+      if (a.alive() && a.thread != observe::no_thread) ++actorsOnThread[a.thread];
 
   for (const auto& [id, a] : state.actors()) {
     std::string summary;
