@@ -151,6 +151,28 @@ class TestRecorder : public QObject {
       QCOMPARE(counts[k], live.events_of(static_cast<obs::EventKind>(k)));
   }
 
+  // The qt runtime chooses the thread of an actor spawned from outside when the actor starts: the
+  // actors table must say that thread even for an actor still running when the session ends.
+  void an_actor_still_running_when_the_session_ends_has_its_thread_in_the_actors_table() {
+    QTemporaryDir dir;
+    const auto file = path_in(dir, "running.db");
+    as::Recorder rec(file, {.detail = as::Detail::lifecycle});
+    auto sys = make_system();
+    sys->attach(rec);
+    Probe probe;
+    auto counter = sys->spawn(Counter{.probe = &probe, .until = 1}, {}).value();
+    QVERIFY(counter.cast(1));
+    QVERIFY(probe.wait_for(*sys, "counted"));  // it has started, on its thread
+    QVERIFY(sys->detach(rec));                 // ends the session with the actor alive
+    const obs::ActorRecord* live = rec.state().actor(counter.id());
+    QVERIFY(live != nullptr);
+    QVERIFY(live->thread < std::max(1u, sys->runtime().thread_count()));
+    const as::SessionReader r(file);
+    const auto actors = r.actors(r.sessions().front().id);
+    QCOMPARE(actors.size(), 1u);
+    QCOMPARE(actors.front().thread, live->thread);
+  }
+
   void exact_statistics_add_up_whatever_the_detail_level() {
     for (as::Detail detail : {as::Detail::lifecycle, as::Detail::sampled, as::Detail::full}) {
       QTemporaryDir dir;
