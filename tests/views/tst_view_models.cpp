@@ -233,6 +233,27 @@ class TestViewModels : public QObject {
     QVERIFY(model.index(0, v::ActorsTableModel::HandlingP99Column).data().toString().endsWith(QStringLiteral("ms")));
   }
 
+  // The qt runtime chooses the thread of an actor spawned from outside when the actor starts.
+  void the_actors_table_shows_a_thread_chosen_when_the_actor_starts() {
+    ScriptedState s;
+    s.runtime("qt", 2);
+    auto spawned = s.event(obs::EventKind::spawned, id(1));
+    spawned.text = "demo::Worker";
+    spawned.thread = obs::no_thread;
+    s.apply(spawned);
+    v::ActorsTableModel model;
+    model.update(s.state);
+    const auto thread = [&] { return model.index(model.rowOf(id(1)), v::ActorsTableModel::ThreadColumn).data().toString(); };
+    QCOMPARE(thread(), QStringLiteral("—"));
+
+    auto started = s.event(obs::EventKind::started, id(1));
+    started.thread = 1;
+    s.apply(started);
+    model.update(s.state);
+    QCOMPARE(thread(), QStringLiteral("1"));
+    QCOMPARE(s.state.actor(id(1))->thread, 1u);
+  }
+
   void the_groups_model_follows_joins_and_leaves_in_place() {
     ScriptedState s;
     buildTree(s);
