@@ -624,15 +624,11 @@ void QtRuntime::schedule(Runnable& work, Placement where, Urgency urgency) noexc
     return;
   }
   if (where.is_deferred()) [[unlikely]] {
-    // An actor's first drain, spawned from outside: to the target worker, settled when it runs.
-    if (urgency == Urgency::high) {  // not from the engine today; settle it now rather than wait
-      where = Placement{impl_->settler->choose(impl_->settler->target())};
-      work.settle(where);
-    } else {
-      work.runtime_mark = 1;
-      impl_->host(impl_->settler->target()).enqueue(work);
-      return;
-    }
+    // Only an actor's first drain is scheduled unsettled (launched at normal urgency: nothing can
+    // be pending yet): to the target worker's run list, settled when it runs.
+    work.runtime_mark = 1;
+    impl_->host(impl_->settler->target()).enqueue(work);
+    return;
   }
   Host& host = impl_->host(where.host);
   if (urgency == Urgency::high) {
