@@ -89,6 +89,37 @@ void SystemState::add_failure(ActorRecord& a, const FailureRecord& f) {
   while (a.recent_failures.size() > limits_.failures_per_actor) a.recent_failures.pop_front();
 }
 
+void SystemState::tally_child(ActorRecord& a, TimePoint t, bool failed) {
+  const std::int64_t len = std::max<std::int64_t>(1, to_ns(limits_.history_bucket));
+  const std::int64_t ns = to_ns(t);
+  const TimePoint start = time_from_ns((ns >= 0 ? ns : ns - len + 1) / len * len);
+  auto& tally = a.child_tally;
+  // Events come in time order but for a few microseconds across threads: look from the newest.
+  auto it = tally.end();
+  while (it != tally.begin() && std::prev(it)->bucket > start) --it;
+  if (it != tally.begin() && std::prev(it)->bucket == start) {
+    --it;
+  } else {
+    it = tally.insert(it, ActorRecord::ChildTally{start, 0, 0});
+  }
+  ++(failed ? it->failed : it->replacements);
+  // Forget what is older than the span (at most once per new bucket: the front is rarely that old).
+  const TimePoint horizon = tally.back().bucket - limits_.child_tally;
+  if (tally.front().bucket <= horizon) {
+    auto kept = tally.begin();
+    while (kept != tally.end() && kept->bucket <= horizon) ++kept;
+    tally.erase(tally.begin(), kept);
+  }
+}
+
+bool SystemState::child_failed_before(const ActorRecord& a, TimePoint t) const {
+  for (auto it = a.child_tally.rbegin(); it != a.child_tally.rend(); ++it) {
+    if (it->bucket <= t - limits_.child_tally) break;
+    if (it->failed > 0) return true;
+  }
+  return false;
+}
+
 void SystemState::push_recent(const Event& e) {
   recent_events_.push_back(e);
   while (recent_events_.size() > limits_.recent_events) recent_events_.pop_front();
@@ -119,8 +150,13 @@ void SystemState::apply(const Event& e) {
       // A repeated spawned (an observer attached to a running system gets a snapshot) only fills in.
       if (a.name.empty()) a.name = e.name;
       if (a.type_name.empty()) a.type_name = e.text;
-      if (a.spawned == TimePoint{}) a.spawned = e.time;
+      // Only its first spawned event is a spawn (a repeat describes an actor already counted).
+      const bool first_sighting = a.spawned == TimePoint{};
+      if (first_sighting) a.spawned = e.time;
       a.thread = e.thread;
+      if (first_sighting && e.peer.is_valid())
+        if (auto p = actors_.find(e.peer); p != actors_.end() && child_failed_before(p->second, e.time))
+          tally_child(p->second, e.time, false);
       if (e.peer.is_valid() && a.parent != e.peer && a.alive()) {
         detach_from_parent(a);
         a.parent = e.peer;
@@ -158,6 +194,7 @@ void SystemState::apply(const Event& e) {
             ActorRecord& p = touch(a.parent);
             ++p.child_failures;
             add_failure(p, f);
+            tally_child(p, e.time, true);
           }
         }
         for (auto it = registry_.begin(); it != registry_.end();)
@@ -342,8 +379,8 @@ bool operator==(const SystemState& a, const SystemState& b) {
 namespace {
 
 constexpr char kMagic[4] = {'A', 'S', 'K', 'F'};
-// 2: ActorRecord::timed. Images of format 1 are still read.
-constexpr std::uint64_t kImageFormat = 2;
+// 2: ActorRecord::timed. 3: ActorRecord::child_tally and its limit. Older images are still read.
+constexpr std::uint64_t kImageFormat = 3;
 
 class Writer {
  public:
@@ -588,6 +625,21 @@ std::string SystemState::serialize() const {
   w.u(applied_);
   for (std::uint64_t c : by_kind_) w.u(c);
   w.u(dropped_);
+  // Format 3 appends the child tallies (and their limit) to what format 2 had.
+  w.d(limits_.child_tally);
+  std::uint64_t tallied = 0;
+  for (const auto& [id, a] : actors_) tallied += a.child_tally.empty() ? 0 : 1;
+  w.u(tallied);
+  for (const auto& [id, a] : actors_) {
+    if (a.child_tally.empty()) continue;
+    w.id(id);
+    w.u(a.child_tally.size());
+    for (const auto& c : a.child_tally) {
+      w.t(c.bucket);
+      w.u(c.failed);
+      w.u(c.replacements);
+    }
+  }
   return std::move(w.out);
 }
 
@@ -707,6 +759,25 @@ SystemState SystemState::deserialize(std::string_view bytes) {
   st.applied_ = r.u();
   for (auto& c : st.by_kind_) c = r.u();
   st.dropped_ = r.u();
+  if (format >= 3) {
+    st.limits_.child_tally = r.d();
+    for (std::uint64_t n = r.count(); n > 0; --n) {
+      const auto it = st.actors_.find(r.id());
+      if (it == st.actors_.end()) r.fail("a child tally belongs to no actor of the image");
+      for (std::uint64_t c = r.count(); c > 0; --c) {
+        ActorRecord::ChildTally tally;
+        tally.bucket = r.t();
+        tally.failed = r.u();
+        tally.replacements = r.u();
+        it->second.child_tally.push_back(tally);
+      }
+    }
+  } else {
+    // Before format 3 only the latest few failures were kept: their count is the best there is.
+    for (auto& [id, a] : st.actors_)
+      for (const FailureRecord& f : a.recent_failures)
+        if (f.actor != a.id) st.tally_child(a, f.time, true);
+  }
   if (!r.at_end()) r.fail("there are bytes after the end of the image");
   return st;
 }

@@ -64,6 +64,20 @@ std::vector<obs::Event> script(std::size_t workers = 40, unsigned seed = 7) {
   return out;
 }
 
+/// The image as format 2 wrote it: the same fields up to the drop count (format 3 appends the child
+/// tallies), with format number 2. The one prefix that reads as a whole format-2 image is it.
+std::string as_format_2(std::string image) {
+  image[4] = 2;
+  for (std::size_t size = 5; size < image.size(); ++size) {
+    try {
+      (void)obs::SystemState::deserialize(std::string_view(image).substr(0, size));
+      return image.substr(0, size);
+    } catch (const obs::StateFormatError&) {
+    }
+  }
+  return {};
+}
+
 obs::SystemState fold(const std::vector<obs::Event>& ev, std::size_t n, obs::SystemState::Limits limits = {}) {
   obs::SystemState s(limits);
   for (std::size_t i = 0; i < n && i < ev.size(); ++i) s.apply(ev[i]);
@@ -135,8 +149,8 @@ class TestSystemState : public QObject {
                                .handling_time = 4us});
       return s;
     };
-    const std::string zero = with_timed(0).serialize();
-    const std::string five = with_timed(5).serialize();
+    const std::string zero = as_format_2(with_timed(0).serialize());
+    const std::string five = as_format_2(with_timed(5).serialize());
     QCOMPARE(zero.size(), five.size());
     std::vector<std::size_t> diff;
     for (std::size_t i = 0; i < zero.size(); ++i)
@@ -149,6 +163,22 @@ class TestSystemState : public QObject {
     const obs::SystemState back = obs::SystemState::deserialize(v1);
     QCOMPARE(back.actor(pid(2))->timed, 7u);
     QVERIFY(back == with_timed(7));
+  }
+
+  void a_format_2_image_reads_with_its_kept_child_failures_tallied() {
+    // Format 2 had no child tallies: the latest failures it kept are what there is to count.
+    const auto ev = script();
+    const obs::SystemState s = fold(ev, ev.size());
+    const std::string v2 = as_format_2(s.serialize());
+    QVERIFY(!v2.empty());
+    const obs::SystemState back = obs::SystemState::deserialize(v2);
+    const obs::ActorRecord& sup = *back.actor(pid(1));
+    std::uint64_t tallied = 0;
+    for (const auto& b : sup.child_tally) tallied += b.failed;
+    QCOMPARE(tallied, static_cast<std::uint64_t>(sup.recent_failures.size()));
+    QVERIFY(tallied > 0);
+    QCOMPARE(sup.child_failures, s.actor(pid(1))->child_failures);
+    QVERIFY(s.actor(pid(1))->child_failures > tallied);  // format 3 tallies all of them
   }
 
   void the_state_at_a_time_is_a_keyframe_plus_the_events_after_it() {

@@ -41,11 +41,18 @@ std::string nameUnder(const observe::ActorRecord& actor, const observe::ActorRec
   return displayName(actor);
 }
 
+ChildChurn childChurn(const observe::ActorRecord& actor, TimePoint now, Duration window) {
+  ChildChurn churn;
+  for (auto it = actor.child_tally.rbegin(); it != actor.child_tally.rend(); ++it) {
+    if (it->bucket <= now - window) break;
+    churn.failed += it->failed;
+    churn.replacements += it->replacements;
+  }
+  return churn;
+}
+
 std::size_t recentChildFailures(const observe::ActorRecord& actor, TimePoint now, Duration window) {
-  return static_cast<std::size_t>(std::count_if(actor.recent_failures.begin(), actor.recent_failures.end(),
-                                                [&](const observe::FailureRecord& f) {
-                                                  return f.actor != actor.id && now - f.time <= window;
-                                                }));
+  return static_cast<std::size_t>(childChurn(actor, now, window).failed);
 }
 
 bool failedRecently(const observe::ActorRecord& actor, TimePoint now, Duration window) {

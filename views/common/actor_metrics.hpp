@@ -37,7 +37,19 @@ inline std::uint64_t failureCount(const observe::ActorRecord& actor) {
   return actor.child_failures + actor.handler_failures;
 }
 
-/// Child failures within `window` before the state's time (from the kept recent failures).
+/// What happened to an actor's children within a window: how many failed, and how many were
+/// spawned under it after one had failed (replacements).
+struct ChildChurn {
+  std::uint64_t failed = 0;
+  std::uint64_t replacements = 0;
+};
+
+/// The child failures and replacements of the history buckets that began within `window` before
+/// `now` (exact, from ActorRecord::child_tally; a window longer than SystemState::Limits::child_tally
+/// sees only that much).
+ChildChurn childChurn(const observe::ActorRecord& actor, TimePoint now, Duration window);
+
+/// Child failures within `window` before `now` (childChurn's `failed`).
 std::size_t recentChildFailures(const observe::ActorRecord& actor, TimePoint now, Duration window);
 
 /// Whether the actor failed (its own failure) within `window` before `now`: views flash it.

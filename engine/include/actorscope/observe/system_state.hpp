@@ -93,8 +93,21 @@ struct ActorRecord {
   std::uint64_t handler_failures = 0;
   LogHistogram queue_ns;
   LogHistogram handling_ns;
-  /// This actor's own failure and its children's, newest last.
+  /// This actor's own failure and its children's, newest last (the latest few, for their texts).
   std::deque<FailureRecord> recent_failures;
+
+  /// What happened to its children, per history bucket: how many failed, and how many were spawned
+  /// under it while a child failure was still within Limits::child_tally (replacements, whoever
+  /// spawned them). Kept for Limits::child_tally, oldest first, one entry per bucket with something
+  /// in it: exact counts over any window up to that span, in memory bounded by the span, however
+  /// many children fail (the restart-storm warning and the views' "failures in the last 10 s").
+  struct ChildTally {
+    TimePoint bucket{};  ///< the start of its history bucket
+    std::uint64_t failed = 0;
+    std::uint64_t replacements = 0;
+    friend bool operator==(const ChildTally&, const ChildTally&) = default;
+  };
+  std::vector<ChildTally> child_tally;  ///< (a vector: most actors have none, and it costs nothing then)
 
   /// Per-bucket history for sparklines: messages handled in the bucket and the mailbox maximum.
   struct HistoryPoint {
@@ -149,7 +162,8 @@ class SystemState {
     std::size_t stopped_actors = 2000;    ///< stopped actors kept (oldest exits are forgotten)
     std::size_t recent_events = 5000;     ///< lifecycle events kept for the event log
     std::size_t recent_messages = 4000;   ///< sampled messages kept for the flow view
-    std::size_t failures_per_actor = 8;
+    std::size_t failures_per_actor = 8;   ///< failure texts kept per actor (recent_failures)
+    Duration child_tally = std::chrono::seconds(60);  ///< how far back ActorRecord::child_tally reaches
     std::size_t history_points = 120;     ///< per actor
     Duration history_bucket = std::chrono::milliseconds(100);
     friend bool operator==(const Limits&, const Limits&) = default;
@@ -202,6 +216,10 @@ class SystemState {
   ActorRecord& touch(ActorId id);
   void detach_from_parent(ActorRecord& a);
   void add_failure(ActorRecord& a, const FailureRecord& f);
+  /// Counts a child of `a` failing (or being spawned, when `failed` is false) at `t` in its tally.
+  void tally_child(ActorRecord& a, TimePoint t, bool failed);
+  /// Whether a child of `a` failed within Limits::child_tally before `t`.
+  bool child_failed_before(const ActorRecord& a, TimePoint t) const;
   void push_recent(const Event& e);
   void prune_stopped();
 
