@@ -5,9 +5,10 @@
 
 #include <algorithm>
 #include <array>
-#include <span>
+#include <cmath>
 #include <cstdio>
 #include <map>
+#include <span>
 
 namespace actorscope::views {
 namespace {
@@ -24,36 +25,72 @@ std::string seconds(Duration d) {
   return buf;
 }
 
-/// The recent mailbox history of an actor, if it keeps growing.
+/// 19,012
+std::string withCommas(std::uint64_t n) {
+  const std::string digits = std::to_string(n);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i != 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+/// +950, -12
+std::string signedRate(double perSecond) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%+.0f", perSecond);
+  return std::string(buf) == "-0" ? "+0" : buf;
+}
+
+/// A mailbox that is deep and not being worked off. Over the window (100 ms samples, each the
+/// deepest the mailbox was in it), compare the later half with the earlier: the mailbox is being
+/// worked off when the later half is lower by more than the samples' own jitter (the mean change
+/// from one sample to the next), or when it dropped by a tenth from one sample to the next.
+/// Otherwise it is flagged, whatever its growth rate: a backlog that grows at a steady rate stays
+/// flagged however deep it already is, and one that holds steady still makes every message wait.
 bool growing(const observe::SystemState& state, const observe::ActorRecord& a, const WarningThresholds& t,
              std::string& summary) {
-  if (!a.alive() || a.history.size() < 4 || a.mailbox_depth < t.growingMailboxMinDepth / 2) return false;
+  if (!a.alive() || a.history.size() < 3 || a.mailbox_depth < t.growingMailboxMinDepth) return false;
   const std::int64_t bucketNs = std::max<std::int64_t>(1, observe::to_ns(state.limits().history_bucket));
   const std::int64_t now = observe::to_ns(state.time()) / bucketNs;
   const std::int64_t span = std::max<std::int64_t>(3, observe::to_ns(t.growingMailboxWindow) / bucketNs);
   // The depths of the window, oldest first, without allocating (this runs for every actor).
   constexpr std::size_t kMaxPoints = 64;
-  std::array<std::uint64_t, kMaxPoints> buf{};
+  std::array<double, kMaxPoints> buf{};
   std::size_t count = 0;
   for (auto it = a.history.rbegin(); it != a.history.rend() && it->bucket > now - span && count < kMaxPoints; ++it)
-    buf[count++] = it->mailbox_max;
+    buf[count++] = static_cast<double>(it->mailbox_max);
   std::reverse(buf.begin(), buf.begin() + static_cast<std::ptrdiff_t>(count));
-  const std::span<const std::uint64_t> depths(buf.data(), count);
+  const std::span<const double> depths(buf.data(), count);
   // Most of the window must be covered (a mailbox with depth is sampled every poll).
-  if (static_cast<std::int64_t>(depths.size()) * 3 < span * 2) return false;
-  const std::uint64_t first = depths.front();
-  const std::uint64_t last = std::max(depths.back(), a.mailbox_depth);
-  // Deep, and deeper by a margin: a tenth of where it started (a backlog that grows at a steady
-  // rate keeps qualifying however long it has been growing), and at least 50 messages.
-  if (last < t.growingMailboxMinDepth || last < first + std::max<std::uint64_t>(50, first / 10)) return false;
-  std::size_t rises = 0;
+  if (depths.size() < 3 || static_cast<std::int64_t>(depths.size()) * 3 < span * 2) return false;
+  double jitter = 0;
   for (std::size_t i = 1; i < depths.size(); ++i) {
-    if (depths[i] > depths[i - 1]) ++rises;
     if (depths[i] * 10 < depths[i - 1] * 9) return false;  // a real drop: it is being worked off
+    jitter += std::fabs(depths[i] - depths[i - 1]);
   }
-  if (rises * 3 < (depths.size() - 1) * 2) return false;
-  summary = "mailbox grew from " + std::to_string(first) + " to " + std::to_string(last) + " in the last " +
-            seconds(t.growingMailboxWindow) + ": it receives faster than it handles";
+  jitter /= static_cast<double>(depths.size() - 1);
+  const std::size_t half = depths.size() / 2;
+  double earlier = 0, later = 0;
+  for (std::size_t i = 0; i < half; ++i) {
+    earlier += depths[i];
+    later += depths[depths.size() - half + i];
+  }
+  const double drift = (later - earlier) / static_cast<double>(half);
+  if (drift < -jitter) return false;  // lower by more than its jitter: being worked off
+  // The two halves' middles are (size - half) samples apart.
+  const double rate =
+      drift / (static_cast<double>(depths.size() - half) * static_cast<double>(bucketNs) / 1e9);
+  summary = withCommas(a.mailbox_depth) + " messages queued, ";
+  if (drift > jitter) {
+    summary += "growing by " + withCommas(static_cast<std::uint64_t>(std::llround(rate))) +
+               " messages/s over the last " + seconds(t.growingMailboxWindow) +
+               ": it receives faster than it handles";
+  } else {
+    summary += "holding steady (" + signedRate(rate) + " messages/s over the last " +
+               seconds(t.growingMailboxWindow) + "): it handles no faster than it receives";
+  }
   return true;
 }
 
@@ -71,21 +108,17 @@ std::vector<Warning> lint(const observe::SystemState& state, const WarningThresh
     std::string summary;
     if (growing(state, a, t, summary)) out.push_back({WarningKind::growing_mailbox, Severity::warning, id, 0, summary});
 
-    // A restart storm: children keep failing and the supervisor keeps replacing them (children
-    // spawned well after the supervisor itself, within the window). A supervisor that just lets
-    // its children fail is not restarting anything.
-    const std::size_t storm = a.alive() ? recentChildFailures(a, state.time(), t.restartStormWindow) : 0;
-    if (storm >= t.restartStormFailures) {
-      std::size_t replaced = 0;
-      for (ActorId c : a.children)
-        if (const observe::ActorRecord* r = state.actor(c);
-            r && state.time() - r->spawned <= t.restartStormWindow && r->spawned - a.spawned >= t.restartStormGrace)
-          ++replaced;
-      if (replaced >= t.restartStormReplacements) {
+    // A restart storm: children keep failing and new ones keep being spawned under the supervisor
+    // after failures (replacements), however short-lived the supervisor or its children. Children
+    // that fail without being replaced (a fan-out that dies) are no storm: nothing is restarting.
+    if (a.alive()) {
+      const ChildChurn churn = childChurn(a, state.time(), t.restartStormWindow);
+      if (churn.failed >= t.restartStormFailures && churn.replacements >= t.restartStormReplacements) {
         out.push_back({WarningKind::restart_storm, Severity::error, id, 0,
-                       std::to_string(storm) + " child failures and " + std::to_string(replaced) +
+                       withCommas(churn.failed) + " child failures and " + withCommas(churn.replacements) +
                            " replacements in the last " + seconds(t.restartStormWindow) +
-                           (a.recent_failures.empty() ? std::string() : "; latest: " + a.recent_failures.back().error)});
+                           (a.recent_failures.empty() ? std::string()
+                                                      : "; latest: " + a.recent_failures.back().error)});
       }
     }
 
@@ -131,12 +164,14 @@ std::string_view warningTitle(WarningKind kind) {
 std::string_view warningExplanation(WarningKind kind) {
   switch (kind) {
     case WarningKind::growing_mailbox:
-      return "The actor's mailbox got deeper in most of the recent 100 ms samples. Messages arrive faster than it "
-             "handles them; unless the load stops, its queue time and memory grow without bound. Look at who sends "
-             "to it (Message flow) and at its handling time (Inspector).";
+      return "The actor's mailbox is deep and not being worked off: over the last samples it grew, or held "
+             "steady, but did not go down. Messages arrive at least as fast as it handles them; every new "
+             "one waits behind the backlog, and while it grows, its queue time and memory grow without "
+             "bound. Look at who sends to it (Message flow) and at its handling time (Inspector).";
     case WarningKind::restart_storm:
-      return "Children of this supervisor keep failing and it keeps replacing them. Restarting a child that fails "
-             "again at once only burns CPU and hides the cause: look at the failures' messages in the Inspector.";
+      return "Children of this supervisor keep failing and new ones keep being spawned under it after the "
+             "failures (replacements). Restarting a child that fails again at once only burns CPU and hides "
+             "the cause: look at the failures' messages in the Inspector.";
     case WarningKind::blocked_event_loop:
       return "On the qt runtime, the actors that share an event-loop thread run one handler at a time; a long "
              "handler holds all of them (and a GUI-thread handler freezes the window). Make the handler shorter, "

@@ -18,17 +18,19 @@ enum class WarningKind : std::uint8_t { growing_mailbox, restart_storm, blocked_
 enum class Severity : std::uint8_t { warning, error };
 
 struct WarningThresholds {
-  /// Growing mailbox: over this much recent history, the depth rose in most steps, ended at least
-  /// `growingMailboxMinDepth` deep, and grew by a tenth of where it started (at least 50).
+  /// Growing mailbox: at least `growingMailboxMinDepth` messages queued, and over this much recent
+  /// history (100 ms samples covering most of it) the depth grew or held steady: it never dropped by
+  /// a tenth from one sample to the next, and the later half of the window is not lower than the
+  /// earlier by more than the samples' jitter. The summary gives the depth and the growth rate in
+  /// messages/s.
   Duration growingMailboxWindow = std::chrono::milliseconds(1500);
   std::uint64_t growingMailboxMinDepth = 100;
-  /// Restart storm: this many child failures within the window, and this many children spawned
-  /// in it to replace them (spawned at least `restartStormGrace` after the supervisor, so that its
-  /// first children do not count).
+  /// Restart storm: within the window, this many child failures and this many replacements
+  /// (children spawned under the supervisor after one of its children had failed), counted exactly
+  /// in 100 ms buckets (ActorRecord::child_tally).
   std::size_t restartStormFailures = 5;
   std::size_t restartStormReplacements = 3;
   Duration restartStormWindow = std::chrono::seconds(10);
-  Duration restartStormGrace = std::chrono::milliseconds(500);
   /// Blocked event loop (qt runtime): a handler ran at least this long on an event-loop thread.
   Duration blockedLoop = std::chrono::milliseconds(50);
   /// Late timer: p99 lateness at least this, after at least `lateTimerMinFires` firings.
@@ -41,7 +43,7 @@ struct Warning {
   Severity severity = Severity::warning;
   ActorId actor{};          ///< the actor it is about (invalid for system-wide warnings)
   std::uint64_t timer = 0;  ///< late_timer: the timer's id
-  std::string summary;      ///< one line with the numbers: "mailbox grew from 120 to 4,512 in 1.5 s"
+  std::string summary;      ///< one line with the numbers: "4,512 messages queued, growing by 950 ..."
 
   auto key() const noexcept { return std::tuple(kind, actor, timer); }
   friend bool operator==(const Warning&, const Warning&) = default;
