@@ -523,7 +523,10 @@ void Recorder::on_attach(System& system) {
   {
     std::lock_guard plk(poll_m_);
     poller_ = std::make_unique<observe::StatsPoller>(system);
+    // The counters so far are the baseline, not a bucket: the session's statistics cover what the
+    // actors do from now on, not their lives before the recording.
     bucketer_ = {};
+    bucketer_.baseline(poller_->poll());
     runtime_ = &system.runtime();
   }
   writer_->start = storage::SessionStart{std::string(system.runtime().name()),

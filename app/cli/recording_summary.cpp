@@ -113,7 +113,10 @@ void print_session_summary(std::FILE* to, const SessionReader& reader, const Ses
     mailbox_max = std::max(mailbox_max, b.mailbox_max);
     ++buckets;
   }
-  std::fprintf(to, "  statistics  %s messages handled, %s sent by actors; largest mailbox %s (%s buckets)\n",
+  // The buckets count from the start of the session, not over the actors' lives (RECORDING-FORMAT.md).
+  std::fprintf(to,
+               "  statistics  %s messages handled, %s sent by actors while recording; largest mailbox %s "
+               "(%s buckets)\n",
                with_commas(handled).c_str(), with_commas(sent).c_str(), with_commas(mailbox_max).c_str(),
                with_commas(buckets).c_str());
 }

@@ -43,6 +43,12 @@ std::vector<StatsSample> StatsBucketer::update(const std::vector<ActorStats>& po
   return out;
 }
 
+void StatsBucketer::baseline(const std::vector<ActorStats>& polled) {
+  last_.clear();
+  last_.reserve(polled.size());
+  for (const ActorStats& s : polled) last_[s.id] = s;  // a later entry of an actor is the newer one
+}
+
 // ---------------------------------------------------------------------------------------------
 // The fold
 

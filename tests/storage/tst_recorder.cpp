@@ -34,6 +34,23 @@ struct Counter {
   }
 };
 
+/// Forwards every number to the next actor (counting what it handles and sends); the last one
+/// tells the probe at every hundredth.
+struct Relay {
+  using Message = int;
+  using State = int;
+  Probe* probe = nullptr;
+  std::optional<as::ActorRef<int>> next;
+  int pre_start(as::Context<Relay>&) { return 0; }
+  void handle(as::Context<Relay>&, int n, int& seen) {
+    if (next) {
+      (void)next->cast(n);
+    } else if (++seen % 100 == 0) {
+      probe->record("hundred");
+    }
+  }
+};
+
 std::uint64_t handled_in_stats(const as::SessionReader& r, std::int64_t session, as::ActorId id) {
   std::uint64_t n = 0;
   for (const auto& s : r.stats(session))
@@ -164,7 +181,8 @@ class TestRecorder : public QObject {
     QVERIFY(counter.cast(1));
     QVERIFY(probe.wait_for(*sys, "counted"));  // it has started, on its thread
     QVERIFY(sys->detach(rec));                 // ends the session with the actor alive
-    const obs::ActorRecord* live = rec.state().actor(counter.id());
+    const obs::SystemState state = rec.state();  // a copy: keep it while pointing into it
+    const obs::ActorRecord* live = state.actor(counter.id());
     QVERIFY(live != nullptr);
     QVERIFY(live->thread < std::max(1u, sys->runtime().thread_count()));
     const as::SessionReader r(file);
@@ -221,6 +239,52 @@ class TestRecorder : public QObject {
           break;
       }
     }
+  }
+
+  void a_recording_started_on_a_running_system_counts_only_what_it_did_from_then_on() {
+    QTemporaryDir dir;
+    const auto file = path_in(dir, "late.db");
+    auto sys = make_system();
+    Probe probe;
+    auto sink = sys->spawn<Relay>(Relay{.probe = &probe, .next = std::nullopt}, {.name = "sink"}).value();
+    auto relay = sys->spawn<Relay>(Relay{.probe = &probe, .next = sink}, {.name = "relay"}).value();
+    // Before anyone records it: 700 numbers through both actors, queued at once (deep mailboxes).
+    // (A message is counted once its handler returns, a moment after the probe hears of it: the
+    // counters settle before the recording starts.)
+    for (int i = 0; i < 700; ++i) QVERIFY(relay.cast(i));
+    QVERIFY(probe.wait_count(*sys, "hundred", 7));
+    QTRY_COMPARE_WITH_TIMEOUT(relay.stats().handled, 700u, 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(sink.stats().handled, 700u, 20000);
+
+    as::Recorder rec(file, {.detail = as::Detail::full, .stats_interval = 1ms});
+    sys->attach(rec);
+    for (int i = 0; i < 300; ++i) QVERIFY(relay.cast(i));
+    QVERIFY(probe.wait_count(*sys, "hundred", 10));
+    sys->shutdown();  // the last handler returns, is counted and observed, before the session ends
+    QVERIFY(sys->detach(rec));
+    QCOMPARE(sink.stats().handled, 1000u);
+
+    // The file counts the 300 handled while recording, not the actors' lifetimes.
+    const as::SessionReader r(file);
+    const as::SessionInfo s = r.sessions().front();
+    QVERIFY(s.ended_cleanly());
+    QCOMPARE(handled_in_stats(r, s.id, relay.id()), 300u);
+    QCOMPARE(handled_in_stats(r, s.id, sink.id()), 300u);
+    std::uint64_t sent = 0, deepest = 0;
+    for (const auto& b : r.stats(s.id)) {
+      sent += b.sent;
+      deepest = std::max(deepest, b.mailbox_max);
+    }
+    QCOMPARE(sent, 300u);
+    QVERIFY2(deepest <= 300, qPrintable(QString::number(deepest)));  // not the 700 queued before
+    // The same totals as the events recorded with every message.
+    const auto counts = r.event_counts(s.id);
+    QCOMPARE(counts[static_cast<std::size_t>(obs::EventKind::message_handled)], 600u);
+    const obs::SystemState end = r.state_at(s.id, as::TimePoint::max());
+    QCOMPARE(end.actor(relay.id())->handled, 300u);
+    QCOMPARE(end.actor(sink.id())->handled, 300u);
+    QCOMPARE(end.actor(relay.id())->sent, 300u);
+    QVERIFY(end.actor(sink.id())->mailbox_max <= 300);
   }
 
   void a_recorder_destroyed_before_its_system_detaches_and_ends_the_session_cleanly() {

@@ -50,6 +50,10 @@ class StatsBucketer {
   /// Samples for the actors whose counters moved since the previous call (or whose depth is not
   /// zero), stamped `now`. Actors absent from `polled` are forgotten.
   std::vector<StatsSample> update(const std::vector<ActorStats>& polled, TimePoint now);
+  /// Starts counting from `polled` without reporting it: the next update() reports only what
+  /// changed after this poll. A recording of a System that has been running for a while starts
+  /// with one, so that its first buckets do not carry what the actors did before it.
+  void baseline(const std::vector<ActorStats>& polled);
 
  private:
   std::unordered_map<ActorId, ActorStats> last_;
