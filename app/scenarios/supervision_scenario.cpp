@@ -1,12 +1,14 @@
 // supervision: a tree three levels deep. The supervisor has three teams; each team has four
 // workers and hands them jobs; now and then a job fails, the worker with it, and its team
-// replaces it in the same slot (one-for-one restart, from handle_supervisor_event).
+// replaces it in the same slot (one-for-one restart, from handle_supervisor_event). Workers are
+// permanent: one that is killed or stopped (from the observatory) is replaced the same way.
 #include "scenarios/random.hpp"
 #include "scenarios/scenario.hpp"
 
 #include <actorscope/actorscope.hpp>
 
 #include <atomic>
+#include <deque>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -38,7 +40,8 @@ struct Worker {
   }
 };
 
-// Level 2: a team hands jobs to its workers round robin and replaces a worker that fails.
+// Level 2: a team hands jobs to its workers round robin, skipping a slot whose worker is gone,
+// and replaces a worker that exits, however it exits.
 struct Team {
   using Message = Job;
   struct Setup {
@@ -52,6 +55,7 @@ struct Team {
     std::vector<ActorRef<Job>> workers;
     std::vector<std::uint64_t> generation;
     std::size_t next = 0;
+    std::deque<Job> waiting;  ///< jobs that came while no worker took any; the next worker gets them
   };
 
   State pre_start(Context<Team>&, Setup setup) {
@@ -65,15 +69,26 @@ struct Team {
     for (std::size_t i = 0; i < s.workers.size(); ++i) start_worker(ctx, s, i);
   }
   void handle(Context<Team>&, Job job, State& s) {
-    (void)s.workers[s.next++ % s.workers.size()].cast(job);  // a worker being replaced drops it
+    // A worker that has exited refuses the job and hands it back: the next slot gets it. (One that
+    // is exiting at this moment may still take it, and loses it with its mailbox, as a failing
+    // worker loses the jobs queued behind the one that failed.)
+    for (std::size_t tries = 0; tries < s.workers.size(); ++tries)
+      if (s.workers[s.next++ % s.workers.size()].cast(job)) return;
+    s.waiting.push_back(job);
   }
   void handle_supervisor_event(Context<Team>& ctx, const SupervisionEvent& event, State& s) {
+    ActorCell gone;
     if (const auto* failed = event.get<ActorFailed>()) {
-      for (std::size_t i = 0; i < s.workers.size(); ++i) {
-        if (s.workers[i] == failed->actor) {
-          ++s.generation[i];
-          start_worker(ctx, s, i);
-        }
+      gone = failed->actor;
+    } else if (const auto* ended = event.get<ActorTerminated>()) {
+      gone = ended->actor;
+    } else {
+      return;
+    }
+    for (std::size_t i = 0; i < s.workers.size(); ++i) {
+      if (s.workers[i] == gone) {
+        ++s.generation[i];
+        start_worker(ctx, s, i);
       }
     }
   }
@@ -85,7 +100,10 @@ struct Team {
     name += std::to_string(slot + 1);
     const std::uint64_t seed = Random::derived(s.setup.seed, slot, s.generation[slot]).next();
     // Refused only while the team itself is stopping: then there is nothing left to replace.
-    if (auto w = ctx.template spawn_linked<Worker>({.name = std::move(name)}, seed)) s.workers[slot] = *w;
+    if (auto w = ctx.template spawn_linked<Worker>({.name = std::move(name)}, seed)) {
+      s.workers[slot] = *w;
+      while (!s.waiting.empty() && w->cast(s.waiting.front())) s.waiting.pop_front();
+    }
   }
 };
 
