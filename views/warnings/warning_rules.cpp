@@ -85,11 +85,10 @@ bool growing(const observe::SystemState& state, const observe::ActorRecord& a, c
   summary = withCommas(a.mailbox_depth) + " messages queued, ";
   if (drift > jitter) {
     summary += "growing by " + withCommas(static_cast<std::uint64_t>(std::llround(rate))) +
-               " messages/s over the last " + seconds(t.growingMailboxWindow) +
-               ": it receives faster than it handles";
+               " messages/s over the last " + seconds(t.growingMailboxWindow);
   } else {
     summary += "holding steady (" + signedRate(rate) + " messages/s over the last " +
-               seconds(t.growingMailboxWindow) + "): it handles no faster than it receives";
+               seconds(t.growingMailboxWindow) + ")";
   }
   return true;
 }
@@ -165,9 +164,10 @@ std::string_view warningExplanation(WarningKind kind) {
   switch (kind) {
     case WarningKind::growing_mailbox:
       return "The actor's mailbox is deep and not being worked off: over the last samples it grew, or held "
-             "steady, but did not go down. Messages arrive at least as fast as it handles them; every new "
-             "one waits behind the backlog, and while it grows, its queue time and memory grow without "
-             "bound. Look at who sends to it (Message flow) and at its handling time (Inspector).";
+             "steady, but did not go down. It receives faster than it handles (or just as fast, when the "
+             "backlog holds steady): every new message waits behind the backlog, and while it grows, its "
+             "queue time and memory grow without bound. Look at who sends to it (Message flow) and at its "
+             "handling time (Inspector).";
     case WarningKind::restart_storm:
       return "Children of this supervisor keep failing and new ones keep being spawned under it after the "
              "failures (replacements). Restarting a child that fails again at once only burns CPU and hides "

@@ -24,6 +24,11 @@ WarningsView::WarningsView(ActorSelection* selection, ActorControl* control, QWi
   table_->setColumnWidth(WarningsModel::RuleColumn, 19 * digit);
   table_->setColumnWidth(WarningsModel::ActorColumn, 18 * digit);
   table_->setColumnWidth(WarningsModel::SinceColumn, 9 * digit);
+  // A summary is one line of figures; where the panel is narrower than that, it wraps rather than
+  // hiding its end (a restart storm's latest error, a mailbox's rate). Warnings are few rows.
+  table_->setWordWrap(true);
+  table_->setTextElideMode(Qt::ElideNone);
+  table_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
 
   auto* empty =
       new QLabel(QStringLiteral("No warnings.\nRules: growing mailbox, restart storm, blocked Qt event loop, "
