@@ -71,6 +71,10 @@ class RunnableInbox {
     return h != nullptr && h != claimed();
   }
 
+  /// Whether the inbox is claimed by a consumer or holds pushed items: false only while idle.
+  /// Any thread. (seq_cst: see push.)
+  bool in_use() const noexcept { return head_.load(std::memory_order_seq_cst) != nullptr; }
+
   /// With the local FIFO empty: declares the inbox idle, so that the next push wakes the consumer
   /// again. False if something was pushed meanwhile (take() it and go on).
   bool idle() noexcept {

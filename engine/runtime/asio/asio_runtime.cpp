@@ -72,6 +72,9 @@ class RunHandler {
 // Items of the outside inbox one handler runs before it lets other handlers (timers, yielded
 // drains) go first.
 constexpr unsigned kInboxBatch = 64;
+// How often the watchdog looks at the inbox while it is in use: an item that runs through a whole
+// tick is taken to block its thread, and an idle pool thread takes the rest of the inbox over.
+constexpr std::chrono::milliseconds kInboxWatch{1};
 }  // namespace
 
 struct AsioRuntime::Impl {
@@ -82,6 +85,7 @@ struct AsioRuntime::Impl {
         wait_spin(o.effective_wait_spin()),
         ioc(static_cast<int>(threads)),
         work(boost::asio::make_work_guard(ioc)),
+        watch_timer(ioc),
         timer(ioc) {}
 
   // -- timers: one steady_timer armed for the earliest deadline; every access to it holds timer_m --
@@ -135,14 +139,22 @@ struct AsioRuntime::Impl {
     }
   }
 
-  // -- work scheduled from outside the pool: one lock-free inbox, one handler in flight ----------
+  // -- work scheduled from outside the pool: one lock-free inbox, one consumer at a time ---------
   //
   // A thread outside the pool (a program spawning actors in a loop, a blocking caller) pushes on
   // `inbox`, and only the push that finds it idle posts a handler: a burst of N schedules takes
-  // Asio's scheduler lock and wakes a worker once, not N times. The handler runs the items in the
-  // order they were pushed, at most kInboxBatch per turn; then it defers itself behind the other
-  // handlers. Exactly one handler is in flight while the inbox is claimed, so the items run one
-  // after another, never two at once.
+  // Asio's scheduler lock and wakes a worker once, not N times. The handler (the consumer) runs the
+  // items in the order they were pushed, at most kInboxBatch per turn; then it defers itself behind
+  // the other handlers. One consumer at a time holds the inbox, so the items run one after another.
+  //
+  // An item is a drain, and a drain may run a handler that blocks its thread for seconds. Every
+  // item queued behind it would wait that long while another pool thread sits idle, so the consumer
+  // puts the inbox down while an item runs (`turn`: item sequence << 1 | running), and a watchdog
+  // lets an idle pool thread take it over when one item has run for a whole tick. The watchdog
+  // ticks every kInboxWatch from the first push that finds the inbox taken (an item waits behind
+  // the consumer) until it sees the inbox idle. The old consumer finds the inbox taken when its item
+  // returns and ends its turn. A fast item costs a store and an uncontended CAS; a stuck one delays
+  // what is behind it by one to two ticks.
 
   // A posted turn of the inbox. Destroyed without running (the pool stopped), it leaves the items
   // where they are: shutdown() discards them.
@@ -169,11 +181,19 @@ struct AsioRuntime::Impl {
 
   // Any thread outside the pool.
   void push_from_outside(Runnable& work) noexcept {
-    if (inbox.push(work)) boost::asio::post(ioc, InboxTurn(this, count_queued()));
+    if (inbox.push(work)) {
+      boost::asio::post(ioc, InboxTurn(this, count_queued()));
+      return;
+    }
+    // Queued behind a consumer, which may be stuck in an item: make sure the watchdog looks.
+    if (threads > 1 && !watching.load(std::memory_order_seq_cst) && !watching.exchange(true, std::memory_order_acq_rel))
+      arm_watch();
   }
 
-  // A pool thread, one at a time (one InboxTurn in flight).
+  // The consumer: a pool thread holding the inbox (one at a time).
   void run_inbox() noexcept {
+    // The last value this consumer stored, or the one a takeover left: the item bit is clear.
+    std::uint64_t mine = turn.load(std::memory_order_relaxed);
     for (unsigned n = 0; n < kInboxBatch; ++n) {
       // Shutting down: leave the rest in the inbox, where shutdown() discards it once the pool
       // has stopped (the inbox stays claimed, so nobody posts another turn).
@@ -187,7 +207,13 @@ struct AsioRuntime::Impl {
           continue;                  // pushed meanwhile
         }
       }
+      mine = next_item(mine) | kRunning;
+      turn.store(mine, std::memory_order_release);  // the inbox may be taken over from here...
       r->run();
+      // ...to here. Taken: the thread that took it is the consumer now.
+      if (!turn.compare_exchange_strong(mine, mine & ~kRunning, std::memory_order_acquire, std::memory_order_relaxed))
+        return;
+      mine &= ~kRunning;
     }
     // Budget used: continue behind the handlers already queued, on this thread (defer wakes no
     // other thread; an idle worker that is awake may still take the turn).
@@ -196,6 +222,35 @@ struct AsioRuntime::Impl {
       if (inbox.local_empty() && inbox.idle()) return;
     }
     boost::asio::defer(ioc, InboxTurn(this, count_queued()));
+  }
+
+  static constexpr std::uint64_t kRunning = 1;
+  static std::uint64_t next_item(std::uint64_t t) noexcept { return ((t >> 1) + 1) << 1; }
+
+  // -- the watchdog: one steady_timer wait in flight while `watching`; only its holder touches it --
+  void arm_watch() noexcept {
+    watch_timer.expires_after(kInboxWatch);
+    watch_timer.async_wait([this](const boost::system::error_code& ec) {
+      if (ec != boost::asio::error::operation_aborted) on_watch();
+    });
+  }
+
+  // A pool thread with nothing else to do (a timer's handler runs like any other).
+  void on_watch() noexcept {
+    if (!accepting.load(std::memory_order_acquire)) return;
+    std::uint64_t seen = turn.load(std::memory_order_acquire);
+    const bool stuck = (seen & kRunning) != 0 && seen == watched;
+    watched = seen;
+    if (!inbox.in_use()) {
+      // Idle: stop ticking, unless a push made it busy again before it could see `watching`.
+      watching.store(false, std::memory_order_seq_cst);
+      if (!inbox.in_use() || watching.exchange(true, std::memory_order_acq_rel)) return;
+    }
+    arm_watch();  // before taking over: the new consumer may block as well
+    if (stuck && turn.compare_exchange_strong(seen, next_item(seen), std::memory_order_acquire,
+                                              std::memory_order_relaxed)) {
+      run_inbox();
+    }
   }
 
   const unsigned threads;
@@ -210,6 +265,10 @@ struct AsioRuntime::Impl {
   std::vector<std::thread> pool;
   std::atomic<bool> accepting{true};
   detail::RunnableInbox inbox;
+  alignas(64) std::atomic<std::uint64_t> turn{0};  // the inbox consumer's item sequence << 1 | running
+  std::atomic<bool> watching{false};               // a watchdog wait is in flight
+  boost::asio::steady_timer watch_timer;
+  std::uint64_t watched = 0;  // `turn` at the watchdog's last tick (touched by the watchdog only)
 
   std::mutex timer_m;
   boost::asio::steady_timer timer;
@@ -336,6 +395,7 @@ void AsioRuntime::shutdown() noexcept {
     s.by_token.clear();
     s.timer.cancel();
   }
+  // The watchdog's wait ends with the io_context (its handler checks `accepting` first).
   for (auto& [key, r] : timers) r->discard();
   s.work.reset();
   s.ioc.stop();
