@@ -154,7 +154,7 @@ struct RecorderWriter {
     insert_stats = db->prepare(
         "INSERT INTO actor_stats(session_id, poll, actor_id, bucket_ns, handled, sent, mailbox_depth, "
         "mailbox_max, "
-        "queue_ns_sum, handle_ns_sum, timed) VALUES (?,?,?,?,?,?,?,?,?,?,?)");
+        "queue_ns_sum, handle_ns_sum, timed, busy_ns) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)");
     insert_keyframe = db->prepare(
         "INSERT OR REPLACE INTO keyframes(session_id, seq, poll, t_ns, state) VALUES (?,?,?,?,?)");
   }
@@ -301,6 +301,7 @@ struct RecorderWriter {
       insert_stats.bind(9, observe::to_ns(x.queue_time));
       insert_stats.bind(10, observe::to_ns(x.handling_time));
       insert_stats.bind(11, static_cast<std::int64_t>(x.timed));
+      insert_stats.bind(12, observe::to_ns(x.busy));
       insert_stats.run();
       rec.state_.apply(x);
     }

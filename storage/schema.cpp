@@ -110,6 +110,12 @@ UPDATE actor_stats SET timed = handled
   WHERE (SELECT detail FROM sessions WHERE sessions.id = actor_stats.session_id) <> 'lifecycle';
 )sql";
 
+// Format 3: actor_stats.busy_ns, how long the hook running at the poll had held the actor's thread
+// (observe::StatsSample::busy). Older recordings did not measure it: 0.
+constexpr const char* kMigrationV2toV3 = R"sql(
+ALTER TABLE actor_stats ADD COLUMN busy_ns INTEGER NOT NULL DEFAULT 0;
+)sql";
+
 struct Migration {
   int from;
   int to;
@@ -121,6 +127,7 @@ struct Migration {
 constexpr Migration kMigrations[] = {
     {0, 1, kSchemaV1},
     {1, 2, kMigrationV1toV2},
+    {2, 3, kMigrationV2toV3},
 };
 static_assert(kMigrations[std::size(kMigrations) - 1].to == kRecordingFormatVersion,
               "the last migration must lead to the current format");

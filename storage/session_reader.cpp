@@ -303,17 +303,22 @@ observe::StatsSample read_sample(const Statement& s, int first) {
   x.queue_time = observe::duration_from_ns(s.int64(first + 6));
   x.handling_time = observe::duration_from_ns(s.int64(first + 7));
   x.timed = static_cast<std::uint64_t>(s.int64(first + 8));
+  x.busy = observe::duration_from_ns(s.int64(first + 9));
   return x;
 }
 
 // The columns read_sample reads. Format 1 has no `timed`: every message was timed then, except at
-// `lifecycle`, where none was (the migration to format 2 fills it in the same way).
+// `lifecycle`, where none was (the migration to format 2 fills it in the same way). Formats 1 and 2
+// have no `busy_ns`: it was not measured (0, as the migration to format 3 fills it).
 const char* sample_columns(int format) {
-  return format >= 2 ? "actor_id, bucket_ns, handled, sent, mailbox_depth, mailbox_max, queue_ns_sum, "
-                       "handle_ns_sum, timed"
-                     : "actor_id, bucket_ns, handled, sent, mailbox_depth, mailbox_max, queue_ns_sum, "
-                       "handle_ns_sum, CASE WHEN (SELECT detail FROM sessions WHERE sessions.id = "
-                       "actor_stats.session_id) = 'lifecycle' THEN 0 ELSE handled END";
+  if (format >= 3)
+    return "actor_id, bucket_ns, handled, sent, mailbox_depth, mailbox_max, queue_ns_sum, handle_ns_sum, timed, "
+           "busy_ns";
+  if (format == 2)
+    return "actor_id, bucket_ns, handled, sent, mailbox_depth, mailbox_max, queue_ns_sum, handle_ns_sum, timed, 0";
+  return "actor_id, bucket_ns, handled, sent, mailbox_depth, mailbox_max, queue_ns_sum, handle_ns_sum, "
+         "CASE WHEN (SELECT detail FROM sessions WHERE sessions.id = actor_stats.session_id) = 'lifecycle' THEN 0 "
+         "ELSE handled END, 0";
 }
 
 }  // namespace

@@ -108,6 +108,9 @@ ActorStats CellCore::stats() const noexcept {
       observe::duration_from_ns(static_cast<std::int64_t>(queue_ns_.load(std::memory_order_relaxed)));
   s.handling_time =
       observe::duration_from_ns(static_cast<std::int64_t>(handling_ns_.load(std::memory_order_relaxed)));
+  const std::uint64_t hooks = hook_seq_.load(std::memory_order_relaxed);
+  s.hook_runs = (hooks + 1) / 2;
+  s.in_hook = (hooks & 1) != 0;
   return s;
 }
 
@@ -438,7 +441,7 @@ CellCore::DrainEnd CellCore::drain() noexcept {
         return DrainEnd::parked;
       }
       if (phase_ == Phase::starting) {
-        begin_hook(Hook::post_start, run_post_start());
+        begin_hook(Hook::post_start, in_hook([&] { return run_post_start(); }));
         if (phase_ == Phase::finished) return DrainEnd::finished;
         continue;
       }
@@ -460,7 +463,7 @@ CellCore::DrainEnd CellCore::drain() noexcept {
           if (sys_.observing() != 0) [[unlikely]]
             observe_supervision(event);
         }
-        begin_hook(Hook::supervision, run_supervision(static_cast<SupervisionNode*>(n)->event));
+        begin_hook(Hook::supervision, in_hook([&] { return run_supervision(static_cast<SupervisionNode*>(n)->event); }));
         if (phase_ == Phase::finished) return DrainEnd::finished;
         continue;
       }
@@ -481,7 +484,7 @@ CellCore::DrainEnd CellCore::drain() noexcept {
         if (sys_.observing() & (kTiming | kSampledTiming)) [[unlikely]]
           in_flight_started_ = static_cast<MessageNode*>(n)->enqueued_ns != 0 ? runtime_.now() : TimePoint{};
       }
-      if (const HookResult r = run_message(*n); r.kind == HookResult::Kind::done) [[likely]] {
+      if (const HookResult r = in_hook([&] { return run_message(*n); }); r.kind == HookResult::Kind::done) [[likely]] {
         complete_message();  // cannot finish the actor: only a failure or a suspension can
       } else {
         quiet = false;
@@ -508,7 +511,7 @@ CellCore::DrainEnd CellCore::drain() noexcept {
 void CellCore::deliver_wakes() noexcept {
   wake_queue_.append_lifo(wakes_.take());
   while (MailboxNode* n = wake_queue_.pop()) {
-    static_cast<Wait*>(n)->deliver();
+    in_hook([&] { static_cast<Wait*>(n)->deliver(); });
     if (task_ && task_.done()) complete_task();
     if (phase_ == Phase::finished || kill_.load(std::memory_order_acquire)) return;
   }
@@ -599,7 +602,7 @@ void CellCore::begin_stop(std::string reason) noexcept {
   advance_status(ActorStatus::stopping);
   stop_reason_ = std::move(reason);
   phase_ = Phase::stopping;
-  begin_hook(Hook::post_stop, run_post_stop());
+  begin_hook(Hook::post_stop, in_hook([&] { return run_post_stop(); }));
 }
 
 void CellCore::on_killed() noexcept {

@@ -12,17 +12,18 @@ namespace actorscope::observe {
 
 std::vector<StatsSample> StatsBucketer::update(const std::vector<ActorStats>& polled, TimePoint now) {
   std::vector<StatsSample> out;
-  std::unordered_map<ActorId, ActorStats> next;
+  std::unordered_map<ActorId, Last> next;
   next.reserve(polled.size());
   // An actor can appear twice in one poll (alive when the live list was read, then final): each
   // entry is compared with the one before it.
   for (const ActorStats& s : polled) {
-    ActorStats before{};
+    Last last{};
     if (auto it = next.find(s.id); it != next.end()) {
-      before = it->second;
+      last = it->second;
     } else if (auto old = last_.find(s.id); old != last_.end()) {
-      before = old->second;
+      last = old->second;
     }
+    const ActorStats& before = last.stats;
     StatsSample d;
     d.end = now;
     d.actor = s.id;
@@ -33,11 +34,16 @@ std::vector<StatsSample> StatsBucketer::update(const std::vector<ActorStats>& po
     d.handling_time = s.handling_time - std::min(before.handling_time, s.handling_time);
     d.mailbox_depth = s.mailbox_depth;
     d.mailbox_max = s.mailbox_max > before.mailbox_max ? s.mailbox_max : std::max(s.mailbox_depth, before.mailbox_depth);
+    // The same hook still running since an earlier poll: it has held the thread since then.
+    const bool same_hook = s.in_hook && before.in_hook && s.hook_runs == before.hook_runs;
+    const TimePoint busy_since = s.in_hook ? (same_hook ? last.busy_since : now) : TimePoint{};
+    if (s.in_hook) d.busy = now - busy_since;
     const bool moved = d.handled != 0 || d.sent != 0 || d.mailbox_depth != 0 || d.mailbox_max != 0 ||
                        d.timed != 0 || d.queue_time != Duration::zero() ||
-                       d.handling_time != Duration::zero();
-    if (moved) out.push_back(d);
-    next[s.id] = s;
+                       d.handling_time != Duration::zero() || d.busy != Duration::zero();
+    // A sample with busy zero once the hook returned, so that the fold's gauge falls back.
+    if (moved || last.reported_busy) out.push_back(d);
+    next[s.id] = Last{s, busy_since, d.busy != Duration::zero()};
   }
   last_ = std::move(next);
   return out;
@@ -192,6 +198,7 @@ void SystemState::apply(const Event& e) {
         a.exit_reason = e.text;
         a.stopped = e.time;
         a.mailbox_depth = 0;
+        a.busy = Duration::zero();
         stopped_order_.push_back(a.id);
         if (e.kind == EventKind::failed) {
           const FailureRecord f{e.time, a.id, e.text};
@@ -355,7 +362,10 @@ void SystemState::apply(const StatsSample& s) {
   a.timed += s.timed;
   a.queue_time += s.queue_time;
   a.handling_time += s.handling_time;
-  if (a.alive()) a.mailbox_depth = s.mailbox_depth;
+  if (a.alive()) {
+    a.mailbox_depth = s.mailbox_depth;
+    a.busy = s.busy;
+  }
   a.mailbox_max = std::max(a.mailbox_max, s.mailbox_max);
 
   const auto bucket_len = std::max<std::int64_t>(1, to_ns(limits_.history_bucket));
@@ -385,8 +395,9 @@ bool operator==(const SystemState& a, const SystemState& b) {
 namespace {
 
 constexpr char kMagic[4] = {'A', 'S', 'K', 'F'};
-// 2: ActorRecord::timed. 3: ActorRecord::child_tally and its limit. Older images are still read.
-constexpr std::uint64_t kImageFormat = 3;
+// 2: ActorRecord::timed. 3: ActorRecord::child_tally and its limit. 4: ActorRecord::busy. Each format
+// appends to the one before, and older images are still read.
+constexpr std::uint64_t kImageFormat = 4;
 
 class Writer {
  public:
@@ -646,6 +657,15 @@ std::string SystemState::serialize() const {
       w.u(c.replacements);
     }
   }
+  // Format 4 appends the actors that have a hook holding their thread, and for how long.
+  std::uint64_t busy = 0;
+  for (const auto& [id, a] : actors_) busy += a.busy != Duration::zero() ? 1 : 0;
+  w.u(busy);
+  for (const auto& [id, a] : actors_) {
+    if (a.busy == Duration::zero()) continue;
+    w.id(id);
+    w.d(a.busy);
+  }
   return std::move(w.out);
 }
 
@@ -783,6 +803,13 @@ SystemState SystemState::deserialize(std::string_view bytes) {
     for (auto& [id, a] : st.actors_)
       for (const FailureRecord& f : a.recent_failures)
         if (f.actor != a.id) st.tally_child(a, f.time, true);
+  }
+  if (format >= 4) {
+    for (std::uint64_t n = r.count(); n > 0; --n) {
+      const auto it = st.actors_.find(r.id());
+      if (it == st.actors_.end()) r.fail("a busy time belongs to no actor of the image");
+      it->second.busy = r.d();
+    }
   }
   if (!r.at_end()) r.fail("there are bytes after the end of the image");
   return st;

@@ -64,10 +64,10 @@ std::vector<obs::Event> script(std::size_t workers = 40, unsigned seed = 7) {
   return out;
 }
 
-/// The image as format 2 wrote it: the same fields up to the drop count (format 3 appends the child
-/// tallies), with format number 2. The one prefix that reads as a whole format-2 image is it.
-std::string as_format_2(std::string image) {
-  image[4] = 2;
+/// The image as an older format wrote it: each format appends to the one before, so the one prefix
+/// that reads as a whole image of that format, with its format number, is it.
+std::string as_format(std::string image, char format) {
+  image[4] = format;
   for (std::size_t size = 5; size < image.size(); ++size) {
     try {
       (void)obs::SystemState::deserialize(std::string_view(image).substr(0, size));
@@ -76,6 +76,24 @@ std::string as_format_2(std::string image) {
     }
   }
   return {};
+}
+std::string as_format_2(std::string image) { return as_format(std::move(image), 2); }
+
+/// One actor with counters, timed messages and busy time, folded.
+obs::SystemState with_actor(std::uint64_t timed, as::Duration busy) {
+  obs::SystemState s;
+  obs::Event e{.kind = obs::EventKind::spawned, .actor = pid(2), .name = "w", .text = "Worker"};
+  e.seq = 1;
+  e.time = as::TimePoint{} + 1ms;
+  s.apply(e);
+  s.apply(obs::StatsSample{.end = as::TimePoint{} + 2ms,
+                           .actor = pid(2),
+                           .handled = 7,
+                           .timed = timed,
+                           .queue_time = 3us,
+                           .handling_time = 4us,
+                           .busy = busy});
+  return s;
 }
 
 obs::SystemState fold(const std::vector<obs::Event>& ev, std::size_t n, obs::SystemState::Limits limits = {}) {
@@ -135,22 +153,8 @@ class TestSystemState : public QObject {
 
   void a_format_1_image_reads_with_every_timed_message_counted() {
     // Format 1 had no ActorRecord::timed: whenever it timed, it timed every message.
-    auto with_timed = [](std::uint64_t timed) {
-      obs::SystemState s;
-      obs::Event e{.kind = obs::EventKind::spawned, .actor = pid(2), .name = "w", .text = "Worker"};
-      e.seq = 1;
-      e.time = as::TimePoint{} + 1ms;
-      s.apply(e);
-      s.apply(obs::StatsSample{.end = as::TimePoint{} + 2ms,
-                               .actor = pid(2),
-                               .handled = 7,
-                               .timed = timed,
-                               .queue_time = 3us,
-                               .handling_time = 4us});
-      return s;
-    };
-    const std::string zero = as_format_2(with_timed(0).serialize());
-    const std::string five = as_format_2(with_timed(5).serialize());
+    const std::string zero = as_format_2(with_actor(0, 0ns).serialize());
+    const std::string five = as_format_2(with_actor(5, 0ns).serialize());
     QCOMPARE(zero.size(), five.size());
     std::vector<std::size_t> diff;
     for (std::size_t i = 0; i < zero.size(); ++i)
@@ -162,7 +166,56 @@ class TestSystemState : public QObject {
     v1[4] = 1;
     const obs::SystemState back = obs::SystemState::deserialize(v1);
     QCOMPARE(back.actor(pid(2))->timed, 7u);
-    QVERIFY(back == with_timed(7));
+    QVERIFY(back == with_actor(7, 0ns));
+  }
+
+  void a_format_3_image_reads_with_no_busy_time() {
+    const std::string v3 = as_format(with_actor(5, 40ms).serialize(), 3);
+    QVERIFY(!v3.empty());
+    const obs::SystemState back = obs::SystemState::deserialize(v3);
+    QCOMPARE(back.actor(pid(2))->busy, as::Duration::zero());
+    QVERIFY(back == with_actor(5, 0ns));
+    // And format 4 keeps it.
+    QCOMPARE(obs::SystemState::deserialize(with_actor(5, 40ms).serialize()).actor(pid(2))->busy, as::Duration(40ms));
+  }
+
+  void the_bucketer_reports_how_long_one_hook_has_held_its_thread() {
+    obs::StatsBucketer b;
+    const as::TimePoint t0 = as::TimePoint{} + 1s;
+    as::ActorStats s{.id = pid(3), .status = as::ActorStatus::running};
+    s.hook_runs = 4;
+    s.in_hook = false;
+    QVERIFY(b.update({s}, t0).empty());  // idle, nothing moved
+    s.hook_runs = 5;
+    s.in_hook = true;  // a hook began between the polls: how long, nobody knows yet
+    QVERIFY(b.update({s}, t0 + 100ms).empty());
+    auto out = b.update({s}, t0 + 200ms);  // the same hook, a poll later
+    QCOMPARE(out.size(), 1u);
+    QCOMPARE(out[0].busy, as::Duration(100ms));
+    out = b.update({s}, t0 + 300ms);
+    QCOMPARE(out.size(), 1u);
+    QCOMPARE(out[0].busy, as::Duration(200ms));
+    s.hook_runs = 6;  // it returned, and the next one began: counted afresh
+    out = b.update({s}, t0 + 400ms);
+    QCOMPARE(out.size(), 1u);  // one sample that says the old hook is over
+    QCOMPARE(out[0].busy, as::Duration::zero());
+    QVERIFY(b.update({s}, t0 + 500ms).size() == 1u);
+    s.in_hook = false;
+    out = b.update({s}, t0 + 600ms);
+    QCOMPARE(out.size(), 1u);
+    QCOMPARE(out[0].busy, as::Duration::zero());
+    QVERIFY(b.update({s}, t0 + 700ms).empty());  // and then nothing, as before
+
+    // The fold shows the latest figure while the actor lives.
+    obs::SystemState st;
+    st.apply(obs::Event{.kind = obs::EventKind::spawned, .seq = 1, .time = t0, .actor = pid(3), .name = "slow"});
+    st.apply(obs::StatsSample{.end = t0 + 300ms, .actor = pid(3), .busy = 200ms});
+    QCOMPARE(st.actor(pid(3))->busy, as::Duration(200ms));
+    st.apply(obs::StatsSample{.end = t0 + 400ms, .actor = pid(3)});
+    QCOMPARE(st.actor(pid(3))->busy, as::Duration::zero());
+    st.apply(obs::StatsSample{.end = t0 + 500ms, .actor = pid(3), .busy = 100ms});
+    st.apply(obs::Event{.kind = obs::EventKind::killed, .seq = 2, .time = t0 + 600ms, .actor = pid(3)});
+    QCOMPARE(st.actor(pid(3))->busy, as::Duration::zero());
   }
 
   void a_format_2_image_reads_with_its_kept_child_failures_tallied() {

@@ -51,6 +51,43 @@ struct Relay {
   }
 };
 
+/// Opened by the test; a handler that waits on it holds its thread as a blocking call would.
+class Latch {
+ public:
+  void open() {
+    std::lock_guard lk(m_);
+    open_ = true;
+    cv_.notify_all();
+  }
+  void block() {
+    std::unique_lock lk(m_);
+    cv_.wait_for(lk, std::chrono::minutes(2), [&] { return open_; });
+  }
+
+ private:
+  std::mutex m_;
+  std::condition_variable cv_;
+  bool open_ = false;
+};
+
+struct Blocker {
+  using Message = int;
+  Latch* latch = nullptr;
+  Probe* probe = nullptr;
+  void handle(as::Context<Blocker>&, int, std::monostate&) {
+    probe->record("blocking");
+    latch->block();
+    probe->record("unblocked");
+  }
+};
+
+as::Duration longest_busy(const as::SessionReader& r, std::int64_t session, as::ActorId id) {
+  as::Duration most{};
+  for (const auto& s : r.stats(session))
+    if (s.actor == id) most = std::max(most, s.busy);
+  return most;
+}
+
 std::uint64_t handled_in_stats(const as::SessionReader& r, std::int64_t session, as::ActorId id) {
   std::uint64_t n = 0;
   for (const auto& s : r.stats(session))
@@ -189,6 +226,53 @@ class TestRecorder : public QObject {
     const auto actors = r.actors(r.sessions().front().id);
     QCOMPARE(actors.size(), 1u);
     QCOMPARE(actors.front().thread, live->thread);
+  }
+
+  void a_handler_that_holds_its_thread_is_recorded_busy_until_it_returns() {
+    if (current_runtime() == "manual") QSKIP("a handler that blocks the manual runtime blocks the test itself");
+    QTemporaryDir dir;
+    const auto file = path_in(dir, "busy.db");
+    Latch latch;
+    Probe probe;
+    as::Recorder rec(file, {.detail = as::Detail::lifecycle, .stats_interval = 2ms});
+    auto sys = make_system();
+    sys->attach(rec);
+    auto blocker = sys->spawn(Blocker{&latch, &probe}, {.name = "blocker"}).value();
+    blocker.cast(1);
+    QVERIFY(probe.wait_for(*sys, "blocking"));
+    QVERIFY(blocker.stats().in_hook);
+    const std::uint64_t runs = blocker.stats().hook_runs;
+    // The recorder's polls see the same hook running poll after poll, and write how long it has held
+    // the thread. Wait (with a deadline) until a written row says at least 20 ms.
+    std::int64_t session = 0;
+    as::Duration seen{};
+    const auto deadline = std::chrono::steady_clock::now() + kTimeout;
+    while (seen < 20ms && std::chrono::steady_clock::now() < deadline) {
+      QTest::qWait(5);
+      try {
+        const as::SessionReader r(file);
+        if (r.sessions().empty()) continue;
+        session = r.sessions().front().id;
+        seen = longest_busy(r, session, blocker.id());
+      } catch (const as::RecordingError&) {  // the writer may hold a lock for a moment
+      }
+    }
+    QVERIFY2(seen >= 20ms, "no busy time was recorded for a handler that holds its thread");
+    QCOMPARE(blocker.stats().hook_runs, runs);  // still the same hook
+    latch.open();
+    QVERIFY(probe.wait_for(*sys, "unblocked"));
+    sys.reset();
+    const as::SessionReader r(file);
+    const auto stats = r.stats(session);
+    // The last row of the blocker says busy no more, and the replayed state agrees.
+    as::Duration last{-1};
+    for (const auto& s : stats)
+      if (s.actor == blocker.id()) last = s.busy;
+    QCOMPARE(last, as::Duration::zero());
+    const auto state = r.state_at(session, as::TimePoint::max());
+    QVERIFY(state.actor(blocker.id()) != nullptr);
+    QCOMPARE(state.actor(blocker.id())->busy, as::Duration::zero());
+    QVERIFY(longest_busy(r, session, blocker.id()) >= 20ms);
   }
 
   void exact_statistics_add_up_whatever_the_detail_level() {

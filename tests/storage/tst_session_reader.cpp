@@ -247,10 +247,10 @@ class TestSessionReader : public QObject {
       run_workload(sys, w, 2, 20, 50);
       if (QTest::currentTestFailed()) return;
     }
-    {  // What format 1 was: no actor_stats.timed (every message was timed at sampled and full).
+    {  // What format 1 was: no actor_stats.timed (every message was timed at sampled and full), nor busy_ns.
       Sqlite db(file);
       QVERIFY(
-          db.exec("ALTER TABLE actor_stats DROP COLUMN timed; "
+          db.exec("ALTER TABLE actor_stats DROP COLUMN timed; ALTER TABLE actor_stats DROP COLUMN busy_ns; "
                   "UPDATE meta SET value = '1' WHERE key = 'format_version'"));
     }
     auto check_timed_is_handled = [](const as::SessionReader& r, std::int64_t session) {
@@ -284,6 +284,45 @@ class TestSessionReader : public QObject {
     QCOMPARE(r.sessions().size(), 2u);
     check_timed_is_handled(r, first);  // the migration fills it in as format 1 meant it
     for (const auto& x : r.stats(r.sessions().back().id)) QCOMPARE(x.timed, 0u);  // lifecycle times nothing
+  }
+
+  void a_format_2_recording_reads_no_busy_time_and_is_migrated_when_a_session_is_added() {
+    const auto file = path_in(dir_, "format2.db");
+    {
+      as::Recorder rec(file, {.detail = as::Detail::full, .stats_interval = 2ms});
+      as::System sys{as::make_runtime("asio", {.threads = 2})};
+      sys.attach(rec);
+      WorkloadResult w;
+      run_workload(sys, w, 2, 20, 50);
+      if (QTest::currentTestFailed()) return;
+    }
+    {  // What format 2 was: no actor_stats.busy_ns.
+      Sqlite db(file);
+      QVERIFY(db.exec("ALTER TABLE actor_stats DROP COLUMN busy_ns; "
+                      "UPDATE meta SET value = '2' WHERE key = 'format_version'"));
+    }
+    const std::string before = read_bytes(file);
+    {
+      const as::SessionReader r(file);
+      QCOMPARE(r.format_version(), 2);
+      const auto stats = r.stats(r.sessions().front().id);
+      QVERIFY(!stats.empty());
+      for (const auto& x : stats) QCOMPARE(x.busy, as::Duration::zero());
+      QVERIFY(r.state_at(r.sessions().front().id, as::TimePoint::max()).events_applied() > 0);
+    }
+    QVERIFY2(read_bytes(file) == before, "reading a format-2 recording changed it");
+    {  // A recorder that adds a session brings the file to the current format first.
+      as::Recorder rec(file, {.detail = as::Detail::lifecycle, .stats_interval = 2ms});
+      as::System sys{as::make_runtime("asio", {.threads = 2})};
+      sys.attach(rec);
+      WorkloadResult w;
+      run_workload(sys, w, 2, 20, 50);
+      if (QTest::currentTestFailed()) return;
+    }
+    const as::SessionReader r(file);
+    QCOMPARE(r.format_version(), as::kRecordingFormatVersion);
+    QCOMPARE(r.sessions().size(), 2u);
+    for (const auto& x : r.stats(r.sessions().front().id)) QCOMPARE(x.busy, as::Duration::zero());
   }
 
   void a_recording_in_progress_can_be_read_while_it_is_written() {

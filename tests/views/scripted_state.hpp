@@ -129,6 +129,15 @@ class ScriptedState {
     apply(h);
   }
   /// One 100 ms stats bucket for an actor, ending now.
+  /// A poll that finds a hook of `pid` running for `d` (zero: none running).
+  void busy(std::uint64_t pid, as::Duration d) {
+    obs::StatsSample s;
+    s.end = now;
+    s.actor = id(pid);
+    s.busy = d;
+    state.apply(s);
+  }
+
   void stats(std::uint64_t pid, std::uint64_t handled, std::uint64_t depth) {
     obs::StatsSample s;
     s.end = now;

@@ -436,11 +436,40 @@ class TestViewModels : public QObject {
     QCOMPARE(warnings[0].kind, v::WarningKind::blocked_event_loop);
     QCOMPARE(warnings[0].actor, id(1));
     QVERIFY2(warnings[0].summary.find("blocking its 1 other actors") != std::string::npos, warnings[0].summary.c_str());
-    // The same handler on the asio runtime blocks no event loop.
+    // On the asio runtime the same handler held a pool thread.
     ScriptedState a;
+    a.runtime("asio", 2);
     a.spawn(1, 0, "ui-worker");
     a.message(0, 1, "demo::Job", 10us, 80ms);
-    QVERIFY(v::lint(a.state).empty());
+    const auto pool = v::lint(a.state);
+    QCOMPARE(pool.size(), 1u);
+    QCOMPARE(pool[0].kind, v::WarningKind::blocked_event_loop);
+    QCOMPARE(pool[0].actor, id(1));
+    QVERIFY2(pool[0].summary.find("one of the 2 threads") != std::string::npos, pool[0].summary.c_str());
+    // A short handler is no warning.
+    ScriptedState quick;
+    quick.runtime("asio", 2);
+    quick.spawn(1, 0, "quick");
+    quick.message(0, 1, "demo::Job", 10us, 2ms);
+    QVERIFY(v::lint(quick.state).empty());
+  }
+
+  void a_handler_still_holding_its_thread_is_a_blocked_thread_on_every_runtime() {
+    for (const char* runtime : {"asio", "qt", "manual"}) {
+      ScriptedState s;
+      s.runtime(runtime, 2);
+      s.spawn(1, 0, "stuck", "demo::Worker", 0);
+      s.spawn(2, 0, "neighbour", "demo::Worker", 0);
+      s.busy(1, 1200ms);  // no message handled yet, so no handling time: only the polls know
+      const auto warnings = v::lint(s.state);
+      QCOMPARE(warnings.size(), 1u);
+      QCOMPARE(warnings[0].kind, v::WarningKind::blocked_event_loop);
+      QCOMPARE(warnings[0].actor, id(1));
+      QVERIFY2(warnings[0].summary.find("has been running for 1200.0 ms and still is") != std::string::npos,
+               warnings[0].summary.c_str());
+      s.busy(1, 0ms);  // it returned
+      QVERIFY(v::lint(s.state).empty());
+    }
   }
 
   void the_inspector_gathers_family_groups_timers_histograms_and_failures() {

@@ -93,13 +93,26 @@ bool growing(const observe::SystemState& state, const observe::ActorRecord& a, c
   return true;
 }
 
+/// What a handler that holds its thread keeps waiting, in the runtime's terms.
+std::string heldThread(const observe::SystemState& state, const observe::ActorRecord& a,
+                       const std::map<std::uint32_t, std::size_t>& actorsOnThread) {
+  if (state.runtime() == "qt") {
+    const auto it = actorsOnThread.find(a.thread);
+    const std::size_t others = it != actorsOnThread.end() && it->second > 0 ? it->second - 1 : 0;
+    return "event-loop thread " + std::to_string(a.thread) + ", blocking its " + std::to_string(others) +
+           " other actors";
+  }
+  if (state.runtime() == "asio")
+    return "a pool thread, holding one of the " + std::to_string(state.threads()) + " threads every actor shares";
+  return "its thread";
+}
+
 }  // namespace
 
 std::vector<Warning> lint(const observe::SystemState& state, const WarningThresholds& t) {
   std::vector<Warning> out;
-  const bool qtLoops = state.runtime() == "qt";
   std::map<std::uint32_t, std::size_t> actorsOnThread;
-  if (qtLoops)
+  if (state.runtime() == "qt")
     for (const auto& [id, a] : state.actors())
       if (a.alive() && a.thread != observe::no_thread) ++actorsOnThread[a.thread];
 
@@ -121,13 +134,17 @@ std::vector<Warning> lint(const observe::SystemState& state, const WarningThresh
       }
     }
 
-    if (qtLoops && !a.handling_ns.empty() &&
-        a.handling_ns.max() >= static_cast<std::uint64_t>(observe::to_ns(t.blockedLoop))) {
-      const std::size_t others = actorsOnThread[a.thread] > 0 ? actorsOnThread[a.thread] - 1 : 0;
+    // A blocked thread: a hook holding its thread now (measured by the polls, whatever the
+    // detail level), or a handler that ran that long (from the timed messages).
+    const auto blocked = static_cast<std::uint64_t>(observe::to_ns(t.blockedLoop));
+    if (a.alive() && static_cast<std::uint64_t>(observe::to_ns(a.busy)) >= blocked) {
+      out.push_back({WarningKind::blocked_event_loop, Severity::warning, id, 0,
+                     "a handler has been running for " + ms(static_cast<std::uint64_t>(observe::to_ns(a.busy))) +
+                         " and still is, on " + heldThread(state, a, actorsOnThread)});
+    } else if (!a.handling_ns.empty() && a.handling_ns.max() >= blocked) {
       out.push_back({WarningKind::blocked_event_loop, Severity::warning, id, 0,
                      "a handler ran " + ms(a.handling_ns.max()) + " (p99 " + ms(a.handling_ns.percentile(99)) +
-                         ") on event-loop thread " + std::to_string(a.thread) + ", blocking its " +
-                         std::to_string(others) + " other actors"});
+                         ") on " + heldThread(state, a, actorsOnThread)});
     }
   }
 
@@ -153,7 +170,7 @@ std::string_view warningTitle(WarningKind kind) {
   switch (kind) {
     case WarningKind::growing_mailbox: return "growing mailbox";
     case WarningKind::restart_storm: return "restart storm";
-    case WarningKind::blocked_event_loop: return "blocked event loop";
+    case WarningKind::blocked_event_loop: return "blocked thread";
     case WarningKind::late_timer: return "late timer";
     case WarningKind::dropped_events: return "dropped events";
   }
@@ -173,8 +190,10 @@ std::string_view warningExplanation(WarningKind kind) {
              "failures (replacements). Restarting a child that fails again at once only burns CPU and hides "
              "the cause: look at the failures' messages in the Inspector.";
     case WarningKind::blocked_event_loop:
-      return "On the qt runtime, the actors that share an event-loop thread run one handler at a time; a long "
-             "handler holds all of them (and a GUI-thread handler freezes the window). Make the handler shorter, "
+      return "A handler held its thread for a long time (or still does). On the qt runtime the actors that share "
+             "an event-loop thread run one handler at a time, so a long handler holds all of them (and a GUI-thread "
+             "handler freezes the window); on asio it takes one of the pool's threads away from every other actor "
+             "until it returns, and a kill or stop aimed at this actor waits for it too. Make the handler shorter, "
              "co_await instead of blocking, or move the work to run_blocking.";
     case WarningKind::late_timer:
       return "The timer fires well after its deadlines: its thread is too busy to run it on time. Timers on a busy "

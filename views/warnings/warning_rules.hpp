@@ -31,7 +31,8 @@ struct WarningThresholds {
   std::size_t restartStormFailures = 5;
   std::size_t restartStormReplacements = 3;
   Duration restartStormWindow = std::chrono::seconds(10);
-  /// Blocked event loop (qt runtime): a handler ran at least this long on an event-loop thread.
+  /// Blocked thread: a hook has held its thread this long and still does, or a timed handler ran at
+  /// least this long (on qt it holds its event-loop thread's other actors; on asio a pool thread).
   Duration blockedLoop = std::chrono::milliseconds(50);
   /// Late timer: p99 lateness at least this, after at least `lateTimerMinFires` firings.
   Duration lateTimer = std::chrono::milliseconds(10);

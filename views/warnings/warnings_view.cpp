@@ -31,7 +31,7 @@ WarningsView::WarningsView(ActorSelection* selection, ActorControl* control, QWi
   table_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
 
   auto* empty =
-      new QLabel(QStringLiteral("No warnings.\nRules: growing mailbox, restart storm, blocked Qt event loop, "
+      new QLabel(QStringLiteral("No warnings.\nRules: growing mailbox, restart storm, blocked thread, "
                                 "late timer, dropped events."),
                  this);
   empty->setAlignment(Qt::AlignCenter);

@@ -33,6 +33,12 @@ struct ActorStats {
   /// mean per message is the sum over `timed`, not over `handled`.
   Duration queue_time{};
   Duration handling_time{};
+  /// Hook runs begun on the actor's thread (post_start, each message and supervision event, each
+  /// resumption of a suspended coroutine hook, post_stop), and whether one is running at this
+  /// moment (a suspended coroutine is not running: its thread is free). Two snapshots that both say
+  /// in_hook with the same hook_runs saw one hook hold its thread all the time in between.
+  std::uint64_t hook_runs = 0;
+  bool in_hook = false;
 
   friend bool operator==(const ActorStats&, const ActorStats&) = default;
 };

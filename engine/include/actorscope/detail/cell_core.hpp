@@ -228,6 +228,17 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   /// the drain's common case, without the general hook completion's branches.
   void complete_message() noexcept;
   void note_mailbox_depth() noexcept;
+  /// Runs a hook on the actor's thread, marked in hook_seq_ for the statistics (a poller that sees
+  /// the same odd value twice knows that one hook held the thread all along). @thread owner
+  template <class F>
+  decltype(auto) in_hook(F&& run) noexcept {
+    struct Mark {
+      std::atomic<std::uint64_t>& seq;
+      explicit Mark(std::atomic<std::uint64_t>& s) noexcept : seq(s) { bump(seq); }
+      ~Mark() { bump(seq); }
+    } mark(hook_seq_);
+    return run();
+  }
   /// Increments a counter that only the owner thread writes (no read-modify-write needed).
   static void bump(std::atomic<std::uint64_t>& c, std::uint64_t by = 1) noexcept {
     c.store(c.load(std::memory_order_relaxed) + by, std::memory_order_relaxed);
@@ -290,6 +301,8 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   std::atomic<std::uint64_t> timed_{0};  // messages in queue_ns_ and handling_ns_
   std::atomic<std::uint64_t> queue_ns_{0};
   std::atomic<std::uint64_t> handling_ns_{0};
+  // Odd while a hook runs on the actor's thread: raised by one as it starts and as it returns.
+  std::atomic<std::uint64_t> hook_seq_{0};
 
   // -- owned by the drain (one thread at a time) --
   NodeQueue wake_queue_;

@@ -40,6 +40,10 @@ struct StatsSample {
   std::uint64_t timed = 0;
   Duration queue_time{};
   Duration handling_time{};
+  /// How long the hook running at `end` had held the actor's thread, counted from the first poll
+  /// that saw it running (it began up to one poll earlier). Zero when no hook was running, or when
+  /// it began after the previous poll.
+  Duration busy{};
 
   friend bool operator==(const StatsSample&, const StatsSample&) = default;
 };
@@ -56,7 +60,12 @@ class StatsBucketer {
   void baseline(const std::vector<ActorStats>& polled);
 
  private:
-  std::unordered_map<ActorId, ActorStats> last_;
+  struct Last {
+    ActorStats stats;
+    TimePoint busy_since{};  ///< the first poll that saw the current hook run (with stats.in_hook)
+    bool reported_busy = false;
+  };
+  std::unordered_map<ActorId, Last> last_;
 };
 
 struct FailureRecord {
@@ -89,6 +98,8 @@ struct ActorRecord {
   std::uint64_t timed = 0;
   Duration queue_time{};
   Duration handling_time{};
+  /// How long the hook running now has held the actor's thread (StatsSample::busy); zero when none.
+  Duration busy{};
   // From lifecycle events (never sampled).
   std::uint64_t child_failures = 0;
   std::uint64_t supervision_handled = 0;
