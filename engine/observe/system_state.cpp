@@ -52,7 +52,11 @@ std::vector<StatsSample> StatsBucketer::update(const std::vector<ActorStats>& po
 void StatsBucketer::baseline(const std::vector<ActorStats>& polled) {
   last_.clear();
   last_.reserve(polled.size());
-  for (const ActorStats& s : polled) last_[s.id] = s;  // a later entry of an actor is the newer one
+  for (const ActorStats& s : polled) {  // a later entry of an actor is the newer one
+    Last l{s};
+    l.stats.in_hook = false;  // since when a hook running now has run, this poll cannot say
+    last_[s.id] = l;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
