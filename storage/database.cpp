@@ -3,6 +3,9 @@
 
 #include <sqlite3.h>
 
+#include <fstream>
+#include <string>
+#include <system_error>
 #include <utility>
 
 namespace actorscope::storage {
@@ -115,13 +118,58 @@ std::string_view Statement::blob(int column) const noexcept {
 // ---------------------------------------------------------------------------------------------
 // Database
 
+namespace {
+
+/// Whether `file` says it is in WAL mode (header bytes 18 and 19 are 2) but has no write-ahead log
+/// beside it: then there is nothing in a log to read, and opening it read-only would still leave an
+/// empty -wal and a -shm file behind, which a read-only connection cannot remove.
+bool wal_mode_without_log(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  char h[20] = {};
+  if (!in.read(h, sizeof h)) return false;
+  if (h[18] != 2 && h[19] != 2) return false;
+  std::filesystem::path wal = file;
+  wal += "-wal";
+  std::error_code ec;
+  return !std::filesystem::exists(wal, ec) && !ec;
+}
+
+/// `file` as an SQLite URI ("file:///abs/path?..."), its special characters escaped.
+std::string file_uri(const std::filesystem::path& file) {
+  std::error_code ec;
+  std::filesystem::path abs = std::filesystem::absolute(file, ec);
+  if (ec) abs = file;
+  std::string uri = "file://";
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  for (const unsigned char c : abs.string()) {
+    if (c == '%' || c == '?' || c == '#' || c <= 0x20 || c >= 0x7f) {
+      uri += '%';
+      uri += kHex[c >> 4];
+      uri += kHex[c & 15];
+    } else {
+      uri += static_cast<char>(c);
+    }
+  }
+  return uri;
+}
+
+}  // namespace
+
 Database::Database(const std::filesystem::path& file, Mode mode, int busy_timeout_ms) {
   // One connection per thread at a time (the recorder's writer, or one reader's user), so SQLite's
   // own per-connection mutex is not needed.
   int flags = SQLITE_OPEN_NOMUTEX;
+  std::string name = file.string();
   switch (mode) {
     case Mode::read_only:
       flags |= SQLITE_OPEN_READONLY;
+      // "Read-only never writes": a WAL-mode file without a log is opened as immutable, which
+      // needs neither the log nor the shared-memory index (nor creates them). Whoever writes it
+      // next makes a log first, and a reader opened after that takes the ordinary path.
+      if (wal_mode_without_log(file)) {
+        flags |= SQLITE_OPEN_URI;
+        name = file_uri(file) + "?mode=ro&immutable=1";
+      }
       break;
     case Mode::read_write:
       flags |= SQLITE_OPEN_READWRITE;
@@ -130,7 +178,7 @@ Database::Database(const std::filesystem::path& file, Mode mode, int busy_timeou
       flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
       break;
   }
-  const int rc = sqlite3_open_v2(file.c_str(), &db_, flags, nullptr);
+  const int rc = sqlite3_open_v2(name.c_str(), &db_, flags, nullptr);
   if (rc != SQLITE_OK) {
     std::string text = db_ != nullptr ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
     sqlite3_close_v2(db_);

@@ -464,6 +464,13 @@ Recorder::Recorder(std::filesystem::path file, RecorderOptions options)
         remove_recording_files(file_);
         break;
       case RecorderOptions::IfExists::append:
+        // What the file is, found by reading it only: a file that cannot take a session is
+        // refused before anything in it changes (not even its journal mode).
+        try {
+          storage::check_appendable(file_, static_cast<int>(options_.busy_timeout.count()));
+        } catch (const RecordingError& e) {
+          throw RecordingError(e.kind(), e.file(), std::string(e.what()) + " (the file was left as it was)");
+        }
         break;
     }
   }
@@ -472,6 +479,9 @@ Recorder::Recorder(std::filesystem::path file, RecorderOptions options)
     writer_->db = std::make_unique<storage::Database>(file_, storage::Database::Mode::create,
                                                       static_cast<int>(options_.busy_timeout.count()));
     storage::Database& db = *writer_->db;
+    // The schema first, in one transaction that a refusal rolls back, while the file is still in
+    // the journal mode it came in: a file that is not ours is left exactly as it was.
+    storage::create_or_migrate(db, file_);
     // WAL: readers (inspect, the observatory) can read while the recorder writes, and a commit is
     // durable against a crash of this process without an fsync per batch (synchronous=NORMAL).
     db.exec("PRAGMA journal_mode = WAL");
@@ -481,7 +491,6 @@ Recorder::Recorder(std::filesystem::path file, RecorderOptions options)
     // 4 MB: the writer stalls for checkpoints a tenth as often, which is worth about a fifth of its
     // throughput. The log is checkpointed and removed when the recording is closed.
     db.exec("PRAGMA wal_autocheckpoint = 10000");
-    storage::create_or_migrate(db, file_);
     writer_->prepare();
   } catch (const storage::SqliteError& e) {
     throw storage::recording_error(file_, e);

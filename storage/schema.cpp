@@ -4,7 +4,14 @@
 #include <actorscope/storage/recording_format.hpp>
 
 #include <charconv>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <set>
 #include <string>
+#include <system_error>
+#include <vector>
 
 namespace actorscope::storage {
 
@@ -132,7 +139,120 @@ constexpr Migration kMigrations[] = {
 static_assert(kMigrations[std::size(kMigrations) - 1].to == kRecordingFormatVersion,
               "the last migration must lead to the current format");
 
+/// A table's name and its columns' names.
+using Structure = std::map<std::string, std::set<std::string>>;
+
+Structure read_structure(Database& db) {
+  Structure out;
+  Statement tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'");
+  while (tables.step()) out.emplace(std::string(tables.text(0)), std::set<std::string>{});
+  for (auto& [table, columns] : out) {
+    Statement cols = db.prepare("SELECT name FROM pragma_table_info(?)");
+    cols.bind(1, std::string_view(table));
+    while (cols.step()) columns.emplace(cols.text(0));
+  }
+  return out;
+}
+
+/// The tables and columns of format `version`, as its migrations make them (in a database in
+/// memory, once per format and process): the one description of a format is its DDL.
+const Structure& structure_of(int version) {
+  static std::mutex m;
+  static std::map<int, Structure> made;
+  std::lock_guard lk(m);
+  if (auto it = made.find(version); it != made.end()) return it->second;
+  Database mem(":memory:", Database::Mode::create, 0);
+  for (const Migration& step : kMigrations)
+    if (step.to <= version) mem.exec(step.sql);
+  return made.emplace(version, read_structure(mem)).first->second;
+}
+
+std::uint32_t be32(const unsigned char* p) {
+  return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) |
+         std::uint32_t{p[3]};
+}
+
 }  // namespace
+
+RecordingError damaged_error(const std::filesystem::path& file, std::string_view what) {
+  std::string m = quoted(file);
+  m += " is damaged: ";
+  m += what;
+  m += "; record the session again or restore a copy";
+  return {RecordingError::Kind::corrupt, file, m};
+}
+
+bool check_file_header(const std::filesystem::path& file) {
+  using Kind = RecordingError::Kind;
+  std::error_code ec;
+  const auto status = std::filesystem::status(file, ec);
+  if (ec || !std::filesystem::exists(status))
+    throw RecordingError(Kind::cannot_open, file,
+                         "cannot open " + quoted(file) + ": there is no such file; check the name and folder");
+  if (std::filesystem::is_directory(status))
+    throw RecordingError(Kind::cannot_open, file,
+                         "cannot open " + quoted(file) + ": it is a folder, not a recording file");
+  const std::uintmax_t size = std::filesystem::file_size(file, ec);
+  std::ifstream in(file, std::ios::binary);
+  if (ec || !in)
+    throw RecordingError(Kind::cannot_open, file,
+                         "cannot open " + quoted(file) + ": it cannot be read; check its permissions");
+  if (size == 0) return false;
+  unsigned char h[100] = {};
+  in.read(reinterpret_cast<char*>(h), sizeof h);
+  static constexpr char kMagic[16] = "SQLite format 3";  // with its terminating NUL, as in the file
+  if (static_cast<std::size_t>(in.gcount()) < sizeof kMagic || std::memcmp(h, kMagic, sizeof kMagic) != 0)
+    throw RecordingError(Kind::not_sqlite, file,
+                         quoted(file) +
+                             " is not an SQLite database, so it is not an Actorscope recording (it does not start "
+                             "with the SQLite header); check the file name, or make a recording with 'actorscope "
+                             "record'");
+  if (in.gcount() < static_cast<std::streamsize>(sizeof h))
+    throw damaged_error(file,
+                        "it ends inside the SQLite header (" + std::to_string(size) + " bytes): it was truncated");
+  std::uint64_t page_size = (std::uint64_t{h[16]} << 8) | h[17];
+  if (page_size == 1) page_size = 65536;
+  const std::uint32_t pages = be32(h + 28);
+  // The header's page count is trustworthy only when "version-valid-for" matches the change counter.
+  if (pages != 0 && be32(h + 92) == be32(h + 24) && size < page_size * pages)
+    throw damaged_error(file, "it is shorter than its header says (" + std::to_string(size) + " of " +
+                                  std::to_string(page_size * pages) +
+                                  " bytes): it was truncated, e.g. by an interrupted copy");
+  return true;
+}
+
+void check_structure(Database& db, const std::filesystem::path& file, int version) {
+  const Structure& expected = structure_of(version);
+  const Structure found = read_structure(db);
+  const std::string format = "a recording in format " + std::to_string(version);
+  for (const auto& [table, columns] : expected) {
+    const auto it = found.find(table);
+    if (it == found.end()) throw damaged_error(file, "it is " + format + ", but its " + table + " table is missing");
+    for (const std::string& column : columns)
+      if (!it->second.contains(column))
+        throw damaged_error(file, "it is " + format + ", but its " + table + " table has no " + column + " column");
+  }
+}
+
+void check_appendable(const std::filesystem::path& file, int busy_timeout_ms) {
+  if (!check_file_header(file)) return;  // empty: SQLite makes it a database
+  try {
+    Database db(file, Database::Mode::read_only, busy_timeout_ms);
+    const std::int64_t app = db.scalar("PRAGMA application_id").value_or(0);
+    if (app != 0 && app != kApplicationId)
+      throw not_a_recording_error(file, "its application_id says that another program made it");
+    const auto version = read_format_version(db, file);
+    if (!version) {
+      if (db.scalar("SELECT count(*) FROM sqlite_schema").value_or(0) != 0)
+        throw not_a_recording_error(file, "it has tables, but no meta table with a format_version");
+      return;  // an empty database
+    }
+    if (*version > kRecordingFormatVersion) throw too_new_error(file, *version);
+    check_structure(db, file, *version);
+  } catch (const SqliteError& e) {
+    throw recording_error(file, e);
+  }
+}
 
 RecordingError too_new_error(const std::filesystem::path& file, int version) {
   std::string m = quoted(file);
@@ -180,6 +300,7 @@ void create_or_migrate(Database& db, const std::filesystem::path& file) {
       throw not_a_recording_error(file, "it has tables, but no meta table with a format_version");
     }
     if (version > kRecordingFormatVersion) throw too_new_error(file, version);
+    if (version > 0) check_structure(db, file, version);  // a damaged file is refused, not migrated
     for (const Migration& m : kMigrations) {
       if (m.from < version) continue;
       db.exec(m.sql);

@@ -21,9 +21,29 @@ std::optional<int> read_format_version(Database& db, const std::filesystem::path
 /// something else (not_a_recording) or a newer format (too_new).
 void create_or_migrate(Database& db, const std::filesystem::path& file);
 
+/// Looks at `file` before SQLite does, reading its first bytes only: a missing file, a folder,
+/// something that is not SQLite, and a file shorter than its own header says (truncated) get their
+/// own RecordingError. Returns false for an empty file (SQLite reads it as an empty database; whether
+/// that is acceptable is the caller's call), true for a file that starts like an SQLite database.
+bool check_file_header(const std::filesystem::path& file);
+
+/// Throws RecordingError (corrupt) when the recording in `db`, of format `version`, lacks a table or
+/// a column that format has: a damaged file (a dropped table, a copy of only part of its schema).
+/// Reads only.
+void check_structure(Database& db, const std::filesystem::path& file, int version);
+
+/// Whether the existing `file` can take another session: it is empty, an empty SQLite database, or a
+/// whole recording of this build's format or an older one. Found by reading only, through a
+/// read-only connection: nothing in the file changes and no journal, WAL or shared-memory file is
+/// left beside it. Throws RecordingError (not_sqlite, not_a_recording, too_new, corrupt, locked,
+/// cannot_open) when it cannot.
+void check_appendable(const std::filesystem::path& file, int busy_timeout_ms);
+
 /// The error for a recording newer than this build.
 RecordingError too_new_error(const std::filesystem::path& file, int version);
 /// The error for an SQLite database that is not a recording.
 RecordingError not_a_recording_error(const std::filesystem::path& file, std::string_view why);
+/// The error for a damaged recording: "<file> is damaged: <what>; record the session again or ...".
+RecordingError damaged_error(const std::filesystem::path& file, std::string_view what);
 
 }  // namespace actorscope::storage

@@ -6,8 +6,6 @@
 #include "schema.hpp"
 
 #include <algorithm>
-#include <cstring>
-#include <fstream>
 #include <limits>
 #include <system_error>
 
@@ -26,71 +24,21 @@ std::chrono::system_clock::time_point wall_from_ns(std::int64_t ns) {
 }
 
 RecordingError corrupt(const std::filesystem::path& file, std::string_view what) {
-  std::string m = storage::quoted(file);
-  m += " is damaged: ";
-  m += what;
-  m += "; record the session again or restore a copy";
-  return {Kind::corrupt, file, m};
-}
-
-std::uint32_t be32(const unsigned char* p) {
-  return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) |
-         std::uint32_t{p[3]};
-}
-
-// Looks at the file before SQLite does: a missing file, a folder, something that is not SQLite,
-// and a file shorter than its own header says (truncated) get their own clear message.
-void check_file(const std::filesystem::path& file) {
-  std::error_code ec;
-  const auto status = std::filesystem::status(file, ec);
-  if (ec || !std::filesystem::exists(status))
-    throw RecordingError(
-        Kind::cannot_open, file,
-        "cannot open " + storage::quoted(file) + ": there is no such file; check the name and folder");
-  if (std::filesystem::is_directory(status))
-    throw RecordingError(Kind::cannot_open, file,
-                         "cannot open " + storage::quoted(file) + ": it is a folder, not a recording file");
-  const std::uintmax_t size = std::filesystem::file_size(file, ec);
-  std::ifstream in(file, std::ios::binary);
-  if (ec || !in)
-    throw RecordingError(
-        Kind::cannot_open, file,
-        "cannot open " + storage::quoted(file) + ": it cannot be read; check its permissions");
-  if (size == 0) throw storage::not_a_recording_error(file, "the file is empty");
-  unsigned char h[100] = {};
-  in.read(reinterpret_cast<char*>(h), sizeof h);
-  static constexpr char kMagic[16] = "SQLite format 3";  // with its terminating NUL, as in the file
-  if (static_cast<std::size_t>(in.gcount()) < sizeof kMagic || std::memcmp(h, kMagic, sizeof kMagic) != 0)
-    throw RecordingError(
-        Kind::not_sqlite, file,
-        storage::quoted(file) +
-            " is not an SQLite database, so it is not an Actorscope recording (it does not start "
-            "with the SQLite header); check the file name, or make a recording with 'actorscope "
-            "record'");
-  if (in.gcount() < static_cast<std::streamsize>(sizeof h))
-    throw corrupt(file,
-                  "it ends inside the SQLite header (" + std::to_string(size) + " bytes): it was truncated");
-  std::uint64_t page_size = (std::uint64_t{h[16]} << 8) | h[17];
-  if (page_size == 1) page_size = 65536;
-  const std::uint32_t pages = be32(h + 28);
-  // The header's page count is trustworthy only when "version-valid-for" matches the change counter.
-  if (pages != 0 && be32(h + 92) == be32(h + 24) && size < page_size * pages)
-    throw corrupt(file, "it is shorter than its header says (" + std::to_string(size) + " of " +
-                            std::to_string(page_size * pages) +
-                            " bytes): it was truncated, e.g. by an interrupted copy");
+  return storage::damaged_error(file, what);
 }
 
 }  // namespace
 
 SessionReader::SessionReader(std::filesystem::path file, Options options)
     : file_(std::move(file)), options_(options) {
-  check_file(file_);
+  if (!storage::check_file_header(file_)) throw storage::not_a_recording_error(file_, "the file is empty");
   try {
     db_ = std::make_unique<Database>(file_, Database::Mode::read_only,
                                      static_cast<int>(options_.busy_timeout.count()));
     const auto version = storage::read_format_version(*db_, file_);
     if (!version) throw storage::not_a_recording_error(file_, "it has no meta table with a format_version");
     if (*version > kRecordingFormatVersion) throw storage::too_new_error(file_, *version);
+    storage::check_structure(*db_, file_, *version);
     format_ = *version;
   } catch (const storage::SqliteError& e) {
     throw storage::recording_error(file_, e);

@@ -325,6 +325,92 @@ class TestSessionReader : public QObject {
     for (const auto& x : r.stats(r.sessions().front().id)) QCOMPARE(x.busy, as::Duration::zero());
   }
 
+  void a_recording_that_lost_a_table_or_column_is_refused_as_damaged_naming_it() {
+    const auto file = path_in(dir_, "lost-table.db");
+    std::filesystem::copy_file(good_, file, std::filesystem::copy_options::overwrite_existing);
+    {
+      Sqlite db(file);
+      QVERIFY(db.exec("DROP TABLE keyframes"));
+    }
+    expect_refused(file, Kind::corrupt,
+                   "it is a recording in format " + std::to_string(as::kRecordingFormatVersion) +
+                       ", but its keyframes table is missing");
+    std::filesystem::copy_file(good_, file, std::filesystem::copy_options::overwrite_existing);
+    {
+      Sqlite db(file);
+      QVERIFY(db.exec("ALTER TABLE sessions DROP COLUMN recorder"));
+    }
+    expect_refused(file, Kind::corrupt, "its sessions table has no recorder column");
+  }
+
+  // Appending checks what a file is by reading it only, so a refusal changes nothing: not its
+  // bytes (its journal mode is in its header), and no WAL or index is left beside it.
+  void a_recorder_refuses_a_file_it_cannot_add_to_and_leaves_it_byte_for_byte_as_it_was_data() {
+    QTest::addColumn<QString>("foreign");  // another program's database, or
+    QTest::addColumn<QString>("damage");   // what is done to a copy of a good recording
+    QTest::addColumn<int>("kind");
+    QTest::newRow("another program's database")
+        << "CREATE TABLE t(x); INSERT INTO t VALUES (1);" << QString() << int(Kind::not_a_recording);
+    QTest::newRow("another program's database in WAL mode")
+        << "PRAGMA journal_mode = WAL; CREATE TABLE t(x); INSERT INTO t VALUES (1);" << QString()
+        << int(Kind::not_a_recording);
+    QTest::newRow("another program's empty database with its own application_id")
+        << "PRAGMA application_id = 1234;" << QString() << int(Kind::not_a_recording);
+    QTest::newRow("a recording without its events table") << QString() << "DROP TABLE events;" << int(Kind::corrupt);
+    QTest::newRow("a recording of a newer format")
+        << QString() << "UPDATE meta SET value = '99' WHERE key = 'format_version';" << int(Kind::too_new);
+  }
+  void a_recorder_refuses_a_file_it_cannot_add_to_and_leaves_it_byte_for_byte_as_it_was() {
+    QFETCH(QString, foreign);
+    QFETCH(QString, damage);
+    QFETCH(int, kind);
+    const auto file = path_in(dir_, "append-target.db");
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) std::filesystem::remove(file.string() + suffix);
+    if (foreign.isEmpty()) {
+      std::filesystem::copy_file(good_, file);
+      Sqlite db(file);
+      QVERIFY(db.exec(damage.toUtf8().constData()));
+    } else {
+      Sqlite db(file);
+      QVERIFY(db.exec(foreign.toUtf8().constData()));
+    }
+    auto side_files = [&] {
+      int n = 0;
+      for (const char* suffix : {"-wal", "-shm", "-journal"}) n += std::filesystem::exists(file.string() + suffix);
+      return n;
+    };
+    QCOMPARE(side_files(), 0);
+    const std::string before = read_bytes(file);
+
+    const auto e = error_of([&] { as::Recorder rec(file, {.if_exists = as::RecorderOptions::IfExists::append}); });
+    QVERIFY2(e.has_value(), "the recorder accepted the file");
+    QVERIFY(read_bytes(file) == before);
+    QCOMPARE(side_files(), 0);
+    QVERIFY2(int(e->kind()) == kind, e->what());
+    QVERIFY2(std::string(e->what()).find("the file was left as it was") != std::string::npos, e->what());
+  }
+
+  // "Opening a file never changes it": a WAL-mode file with no log beside it is read without
+  // SQLite making a log and an index that a read-only connection could not remove again.
+  void reading_a_wal_mode_file_leaves_nothing_beside_it() {
+    const auto file = path_in(dir_, "wal-mode.db");
+    std::filesystem::copy_file(good_, file, std::filesystem::copy_options::overwrite_existing);
+    {
+      Sqlite db(file);
+      QVERIFY(db.exec("PRAGMA journal_mode = WAL"));
+    }  // the last connection checkpoints and removes the log; the header still says WAL
+    QVERIFY(!std::filesystem::exists(file.string() + "-wal"));
+    const std::string before = read_bytes(file);
+    {
+      const as::SessionReader r(file);
+      QCOMPARE(r.sessions().size(), 1u);
+      r.verify();
+    }
+    QVERIFY(!std::filesystem::exists(file.string() + "-wal"));
+    QVERIFY(!std::filesystem::exists(file.string() + "-shm"));
+    QVERIFY(read_bytes(file) == before);
+  }
+
   void a_recording_in_progress_can_be_read_while_it_is_written() {
     const auto file = path_in(dir_, "live.db");
     as::Recorder rec(file, {.detail = as::Detail::full, .flush_interval = 1ms});

@@ -38,7 +38,8 @@ struct RecorderWriter;
 struct RecorderOptions {
   /// What to do with a file that already exists.
   enum class IfExists {
-    append,   ///< add this recorder's sessions to the recording in it (a foreign file is refused)
+    append,   ///< add this recorder's sessions to the recording in it; a file that is not a whole
+              ///< recording (another program's, damaged, newer) is refused and left as it was
     replace,  ///< delete it first
     refuse,   ///< throw RecordingError (already_exists)
   };
