@@ -105,18 +105,25 @@ std::vector<std::string> Args::positionals() {
   std::vector<std::string> out;
   for (Item& it : items_) {
     if (it.used || it.text.starts_with("--")) continue;
-    it.used = true;
+    it.positional = true;
     out.push_back(it.text);
   }
   return out;
 }
 
-void Args::finish(std::size_t max_positionals) {
+void Args::finish(std::size_t max_positionals, std::string_view takes) {
   std::size_t positional = 0;
   for (const Item& it : items_) {
     if (it.used) continue;
-    if (it.text.starts_with("-")) throw error("unknown option " + it.text);
-    if (++positional > max_positionals) throw error("unexpected argument \"" + it.text + "\"");
+    if (!it.positional && it.text.starts_with("-")) throw error("unknown option " + it.text);
+    if (++positional <= max_positionals) continue;
+    const std::string quoted = "\"" + it.text + "\"";
+    const std::string who = command_.empty() ? "actorscope" : command_;
+    if (max_positionals == 0)
+      throw error("unexpected argument " + quoted + ": " + who +
+                  " takes only options; is an option name missing before it?");
+    if (!takes.empty()) throw error(quoted + " is one argument too many: " + who + " takes " + std::string(takes));
+    throw error("unexpected argument " + quoted);
   }
 }
 

@@ -36,11 +36,14 @@ class Args {
   std::vector<std::string> list(std::string_view name);
   /// Whether `--name` is present (it takes no value).
   bool flag(std::string_view name);
-  /// Arguments that are not options, in order. Call after every option has been taken.
+  /// Arguments that are not options, in order. Call after every option has been taken. They
+  /// still count for finish(): taking them does not make any number of them acceptable.
   std::vector<std::string> positionals();
 
-  /// Throws ArgError for the first option nobody asked for, or positionals beyond `max_positionals`.
-  void finish(std::size_t max_positionals = 0);
+  /// Throws ArgError for the first option nobody asked for, or for the first argument beyond
+  /// `max_positionals`. `takes` says what the command does take, for that message: "one recording"
+  /// gives "... \"b.db\" is one argument too many: export takes one recording".
+  void finish(std::size_t max_positionals = 0, std::string_view takes = {});
 
   /// "actorscope <command>: <text> (try 'actorscope <command> --help')".
   [[nodiscard]] ArgError error(std::string_view text) const;
@@ -48,7 +51,8 @@ class Args {
  private:
   struct Item {
     std::string text;
-    bool used = false;
+    bool used = false;        // taken as an option or an option's value
+    bool positional = false;  // handed out by positionals()
   };
   std::string command_;
   std::vector<Item> items_;

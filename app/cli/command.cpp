@@ -56,7 +56,7 @@ const Command* find(std::string_view name) {
 int run_help(std::vector<std::string> args) {
   Args a("help", std::move(args));
   auto pos = a.positionals();
-  a.finish(1);
+  a.finish(1, "one command name");
   if (pos.empty()) {
     print_overview(stdout);
     return 0;

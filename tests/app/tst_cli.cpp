@@ -70,6 +70,29 @@ class TestCli : public QObject {
             std::string::npos);
   }
 
+  // Taking the arguments does not make any number of them acceptable: `inspect a.db b.db` once read
+  // the first and silently dropped the second.
+  void arguments_taken_as_positionals_still_count_against_what_a_command_takes() {
+    const std::string e = error_of([] {
+      Args a("export", {"a.db", "--out", "x.json", "b.db"});
+      (void)a.value("out");
+      QCOMPARE(a.positionals(), (std::vector<std::string>{"a.db", "b.db"}));
+      a.finish(1, "one recording");
+    });
+    QVERIFY2(e.find("\"b.db\" is one argument too many: export takes one recording") != std::string::npos, e.c_str());
+    QVERIFY2(e.find("actorscope export --help") != std::string::npos, e.c_str());
+    const std::string none = error_of([] {
+      Args a("scenarios", {"storm"});
+      (void)a.positionals();
+      a.finish();
+    });
+    QVERIFY2(none.find("unexpected argument \"storm\": scenarios takes only options") != std::string::npos,
+             none.c_str());
+    Args enough("inspect", {"a.db", "b.db"});
+    QCOMPARE(enough.positionals().size(), 2u);
+    enough.finish(2);
+  }
+
   void an_unknown_command_exits_2_and_help_lists_every_command() {
     QCOMPARE(actorscope::cli::dispatch({"no-such-command"}), 2);
     QCOMPARE(actorscope::cli::dispatch({"help"}), 0);

@@ -1,7 +1,10 @@
 // The recording commands end to end, through the real `actorscope` executable: every scenario
 // records and inspects on both runtimes, exports to trace JSON, existing files are refused or
 // appended to or replaced as asked, usage mistakes exit 2 and bad files exit 1, each with a
-// message that says what to do.
+// message that says what to do. A command that refuses, or a mistaken one, leaves every file of
+// the user's byte for byte as it was (checked by checksum), with no SQLite file left beside it.
+#include <QCryptographicHash>
+#include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -11,6 +14,8 @@
 
 #ifndef Q_MOC_RUN
 #include <actorscope/storage/session_reader.hpp>
+
+#include <sqlite3.h>
 
 #include <filesystem>
 #include <fstream>
@@ -24,9 +29,10 @@ struct Run {
   QString err;
 };
 
-/// Runs `actorscope ARGS...` with a generous deadline.
-Run run_actorscope(const QStringList& args) {
+/// Runs `actorscope ARGS...` (in `cwd`, if given) with a generous deadline.
+Run run_actorscope(const QStringList& args, const QString& cwd = {}) {
   QProcess p;
+  if (!cwd.isEmpty()) p.setWorkingDirectory(cwd);
   p.start(QStringLiteral(ACTORSCOPE_BINARY), args);
   Run r;
   if (!p.waitForStarted(30000) || !p.waitForFinished(120000)) {
@@ -43,6 +49,30 @@ Run run_actorscope(const QStringList& args) {
 
 QString describe(const Run& r) {
   return QString("exit %1\n--- stdout\n%2\n--- stderr\n%3").arg(r.code).arg(r.out, r.err);
+}
+
+/// The SHA-256 of a file's bytes (empty if it cannot be read).
+QByteArray checksum(const QString& file) {
+  QFile f(file);
+  if (!f.open(QIODevice::ReadOnly)) return {};
+  return QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256).toHex();
+}
+
+/// The files SQLite keeps beside `db` while it is open (a WAL, its index, a rollback journal).
+QStringList side_files(const QString& db) {
+  QStringList found;
+  for (const char* suffix : {"-wal", "-shm", "-journal"})
+    if (QFileInfo::exists(db + suffix)) found << db + suffix;
+  return found;
+}
+
+/// Runs SQL on `db` as another program would, with a connection of the test's own.
+bool sqlite_exec(const QString& db, const char* sql) {
+  sqlite3* h = nullptr;
+  bool ok = sqlite3_open(db.toUtf8().constData(), &h) == SQLITE_OK &&
+            sqlite3_exec(h, sql, nullptr, nullptr, nullptr) == SQLITE_OK;
+  sqlite3_close(h);
+  return ok;
 }
 
 }  // namespace
@@ -180,6 +210,181 @@ class TestRecordCli : public QObject {
     QVERIFY(!QFile::exists(file("never.db")));
   }
 
+  // -- a user's file is never changed by a command that refuses, or by a mistaken one ----------
+
+  void a_refused_append_leaves_the_file_byte_for_byte_as_it_was_data() {
+    QTest::addColumn<QString>("sql");      // what damages a fresh recording, or
+    QTest::addColumn<QString>("foreign");  // what makes another program's database instead
+    QTest::addColumn<QStringList>("message");
+    QTest::newRow("another program's database")
+        << QString() << "CREATE TABLE t(x); INSERT INTO t VALUES (1);"
+        << QStringList{"is an SQLite database but not an Actorscope recording"};
+    QTest::newRow("another program's database in WAL mode")
+        << QString() << "PRAGMA journal_mode = WAL; CREATE TABLE t(x); INSERT INTO t VALUES (1);"
+        << QStringList{"is an SQLite database but not an Actorscope recording"};
+    QTest::newRow("a recording whose events table was dropped")
+        << "DROP TABLE events;" << QString() << QStringList{"is damaged", "its events table is missing"};
+    QTest::newRow("a recording that lost a column")
+        << "ALTER TABLE actors DROP COLUMN exit_reason;" << QString()
+        << QStringList{"is damaged", "its actors table has no exit_reason column"};
+    QTest::newRow("a recording of a newer format")
+        << "UPDATE meta SET value = '99' WHERE key = 'format_version';" << QString()
+        << QStringList{"format 99", "open it with a newer Actorscope"};
+  }
+  void a_refused_append_leaves_the_file_byte_for_byte_as_it_was() {
+    QFETCH(QString, sql);
+    QFETCH(QString, foreign);
+    QFETCH(QStringList, message);
+    const QString db = file(qPrintable("append-" + QString(QTest::currentDataTag()).replace(' ', '-') + ".db"));
+    if (foreign.isEmpty()) {
+      const Run made = run_actorscope({"record", "--scenario", "storm", "--seconds", "0.2", "--out", db});
+      QVERIFY2(made.code == 0, qPrintable(describe(made)));
+      QVERIFY(sqlite_exec(db, sql.toUtf8().constData()));
+    } else {
+      QVERIFY(sqlite_exec(db, foreign.toUtf8().constData()));
+    }
+    QCOMPARE(side_files(db), QStringList());
+    const QByteArray before = checksum(db);
+    QVERIFY(!before.isEmpty());
+
+    const Run r = run_actorscope({"record", "--scenario", "pipeline", "--seconds", "0.3", "--append", "--out", db});
+    QVERIFY2(r.code == 1, qPrintable(describe(r)));
+    QCOMPARE(checksum(db), before);
+    QCOMPARE(side_files(db), QStringList());
+    for (const QString& words : message) QVERIFY2(r.err.contains(words), qPrintable(r.err));
+    QVERIFY2(r.err.contains(db) && r.err.contains("the file was left as it was"), qPrintable(r.err));
+  }
+
+  void export_never_writes_over_the_recording_it_reads_data() {
+    QTest::addColumn<QString>("out");  // relative to the folder of rec.db, where the command runs
+    QTest::addColumn<bool>("force");
+    QTest::addColumn<QString>("what");
+    for (const bool force : {false, true}) {
+      const char* with = force ? " with --force" : "";
+      QTest::newRow(qPrintable(QString("the same name%1").arg(with))) << "rec.db" << force << "is the recording being exported";
+      QTest::newRow(qPrintable(QString("the same file spelled ./rec.db%1").arg(with)))
+          << "./rec.db" << force << "is the recording being exported";
+      QTest::newRow(qPrintable(QString("a hard link to it%1").arg(with)))
+          << "hard.db" << force << "is the recording being exported (\"rec.db\" under another name)";
+      QTest::newRow(qPrintable(QString("a symbolic link to it%1").arg(with)))
+          << "sym.db" << force << "is the recording being exported (\"rec.db\" under another name)";
+      QTest::newRow(qPrintable(QString("its write-ahead log's name%1").arg(with)))
+          << "rec.db-wal" << force << "is the write-ahead log of the recording being exported";
+    }
+  }
+  void export_never_writes_over_the_recording_it_reads() {
+    QFETCH(QString, out);
+    QFETCH(bool, force);
+    QFETCH(QString, what);
+    QTemporaryDir here;
+    const QString db = here.filePath("rec.db");
+    const Run made = run_actorscope({"record", "--scenario", "storm", "--seconds", "0.2", "--out", db});
+    QVERIFY2(made.code == 0, qPrintable(describe(made)));
+    std::error_code ec;
+    std::filesystem::create_hard_link(db.toStdString(), here.filePath("hard.db").toStdString(), ec);
+    QVERIFY2(!ec, ec.message().c_str());
+    std::filesystem::create_symlink("rec.db", here.filePath("sym.db").toStdString(), ec);
+    QVERIFY2(!ec, ec.message().c_str());
+    const QStringList files_before = QDir(here.path()).entryList(QDir::Files | QDir::System);
+    const QByteArray before = checksum(db);
+
+    QStringList args{"export", "rec.db", "--format", "chrome-trace", "--out", out};
+    if (force) args << "--force";
+    const Run r = run_actorscope(args, here.path());
+    QCOMPARE(checksum(db), before);
+    QCOMPARE(QDir(here.path()).entryList(QDir::Files | QDir::System), files_before);  // nothing written beside it
+    QVERIFY2(r.code == 2, qPrintable(describe(r)));
+    QVERIFY2(r.err.contains("--out \"" + out + "\" " + what), qPrintable(r.err));
+    QVERIFY2(r.err.contains("with or without --force; choose another --out, e.g. rec.json"), qPrintable(r.err));
+    QCOMPARE(actorscope::SessionReader(db.toStdString()).sessions().size(), 1u);
+  }
+
+  void export_to_a_folder_says_it_is_a_folder_data() {
+    QTest::addColumn<bool>("force");
+    QTest::newRow("without --force") << false;
+    QTest::newRow("with --force") << true;
+  }
+  void export_to_a_folder_says_it_is_a_folder() {
+    QFETCH(bool, force);
+    QTemporaryDir here;
+    const QString db = here.filePath("rec.db");
+    const Run made = run_actorscope({"record", "--scenario", "storm", "--seconds", "0.2", "--out", db});
+    QVERIFY2(made.code == 0, qPrintable(describe(made)));
+    QVERIFY(QDir(here.path()).mkdir("traces"));
+    const QByteArray before = checksum(db);
+    QStringList args{"export", db, "--out", here.filePath("traces")};
+    if (force) args << "--force";
+    const Run r = run_actorscope(args);
+    QVERIFY2(r.code == 2, qPrintable(describe(r)));
+    QVERIFY2(r.err.contains("--out \"" + here.filePath("traces") + "\" is a folder; give the trace a file name, e.g. " +
+                            here.filePath("traces/rec.json")),
+             qPrintable(r.err));
+    QVERIFY(QFileInfo(here.filePath("traces")).isDir());
+    QCOMPARE(QDir(here.filePath("traces")).entryList(QDir::NoDotAndDotDot | QDir::AllEntries), QStringList());
+    QCOMPARE(QDir(here.path()).entryList(QDir::Files), QStringList{"rec.db"});
+    QCOMPARE(checksum(db), before);
+  }
+
+  // -- every argument is used or refused ---------------------------------------------------------
+
+  void inspect_summarises_every_file_it_is_given() {
+    const QString a = file("inspect-a.db"), b = file("inspect-b.db"), missing = file("inspect-missing.db");
+    for (const QString& db : {a, b}) {
+      const Run made = run_actorscope({"record", "--scenario", "storm", "--seconds", "0.2", "--out", db});
+      QVERIFY2(made.code == 0, qPrintable(describe(made)));
+    }
+    const QByteArray before_a = checksum(a), before_b = checksum(b);
+
+    const Run both = run_actorscope({"inspect", a, b});
+    QVERIFY2(both.code == 0, qPrintable(describe(both)));
+    QVERIFY2(both.out.contains(a + ": Actorscope recording") && both.out.contains(b + ": Actorscope recording"),
+             qPrintable(both.out));
+    QCOMPARE(both.out.count("session 1: storm"), 2);
+
+    // A file that cannot be read is reported, the others are still summarised, and the exit code says so.
+    const Run partly = run_actorscope({"inspect", a, missing, b});
+    QCOMPARE(partly.code, 1);
+    QVERIFY2(partly.out.contains(a + ": Actorscope recording") && partly.out.contains(b + ": Actorscope recording"),
+             qPrintable(partly.out));
+    QVERIFY2(partly.err.contains("cannot open \"" + missing + "\": there is no such file"), qPrintable(partly.err));
+    QVERIFY2(partly.err.contains("1 of 3 files could not be read"), qPrintable(partly.err));
+    QCOMPARE(checksum(a), before_a);
+    QCOMPARE(checksum(b), before_b);
+  }
+
+  void every_command_refuses_an_argument_it_does_not_take_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("message");
+    const QString out = file("extra.db");
+    QTest::newRow("scenarios") << QStringList{"scenarios", "storm"}
+                               << "unexpected argument \"storm\": scenarios takes only options";
+    QTest::newRow("runtimes") << QStringList{"runtimes", "asio"}
+                              << "unexpected argument \"asio\": runtimes takes only options";
+    QTest::newRow("help") << QStringList{"help", "record", "export"}
+                          << "\"export\" is one argument too many: help takes one command name";
+    QTest::newRow("record") << QStringList{"record", "--scenario", "storm", "--out", out, "pipeline"}
+                            << "unexpected argument \"pipeline\": record takes only options";
+    QTest::newRow("export") << QStringList{"export", file("a.db"), file("b.db"), "--out", file("extra.json")}
+                            << "\"" + file("b.db") + "\" is one argument too many: export takes one recording";
+    QTest::newRow("inspect --session") << QStringList{"inspect", "--session", "1", file("a.db"), file("b.db")}
+                                       << "--session picks a session of one recording, but 2 files are given";
+    QTest::newRow("bench") << QStringList{"bench", "--list", "quiescent"}
+                           << "unexpected argument \"quiescent\": bench takes only options";
+    QTest::newRow("the observatory") << QStringList{"--scenario", "storm", "session.db"}
+                                     << "unexpected argument \"session.db\": actorscope takes only options";
+  }
+  void every_command_refuses_an_argument_it_does_not_take() {
+    QFETCH(QStringList, args);
+    QFETCH(QString, message);
+    const Run r = run_actorscope(args);
+    QVERIFY2(r.code == 2, qPrintable(describe(r)));
+    QVERIFY2(r.err.contains(message), qPrintable(r.err));
+    QVERIFY2(r.err.contains("--help"), qPrintable(r.err));
+    QVERIFY(r.out.isEmpty());
+    QVERIFY(!QFile::exists(file("extra.db")));
+    QVERIFY(!QFile::exists(file("extra.json")));
+  }
+
   void a_bad_file_makes_inspect_and_export_exit_1_with_the_reason() {
     const QString junk = file("junk.db");
     {
@@ -195,7 +400,7 @@ class TestRecordCli : public QObject {
     const Run exp = run_actorscope({"export", junk, "--out", file("junk.json")});
     QCOMPARE(exp.code, 1);
     QVERIFY(!QFile::exists(file("junk.json")));
-    QVERIFY(!QFile::exists(file("junk.json.partial")));
+    QVERIFY(QDir(dir_.path()).entryList({"junk.json*"}).isEmpty());  // no half-written file either
   }
 };
 
