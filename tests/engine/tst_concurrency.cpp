@@ -64,6 +64,27 @@ struct TimeoutUser {
   }
 };
 
+// Bounds a join with as::timeout: a join hands out its result by reference, which the timeout copies.
+struct JoinTimeoutUser {
+  using Message = int;
+  Probe* probe = nullptr;
+  as::Task<> handle(as::Context<JoinTimeoutUser>& ctx, int, std::monostate&) {
+    auto quick = ctx.system().spawn_task([]() -> as::Task<int> {
+      co_await as::sleep(2ms);
+      co_return 21;
+    });
+    auto r = co_await as::timeout(1h, quick.join());
+    probe->record(r ? "joined " + std::to_string(**r * 2) : "join timed out");
+    auto slow = ctx.system().spawn_task([]() -> as::Task<int> {
+      co_await as::sleep(1h);
+      co_return 0;
+    });
+    auto s = co_await as::timeout(20ms, slow.join());
+    probe->record(s ? "slow task joined" : "join cut short");
+    slow.abort();
+  }
+};
+
 // Ticks an Interval while doing 3 ms of (virtual) work per tick, and reports every tick.
 struct Ticker {
   using Message = int;
@@ -303,6 +324,15 @@ class TestConcurrency : public QObject {
     QVERIFY(a.cast(1));
     QVERIFY(probe.wait_for(*sys, "value 42"));
     QVERIFY(probe.wait_for(*sys, "sleep cut short"));
+  }
+
+  void timeout_bounds_a_join_and_gives_its_result_when_it_comes_in_time() {
+    Probe probe;
+    auto sys = make_system();
+    auto a = sys->spawn(JoinTimeoutUser{.probe = &probe}, {}).value();
+    QVERIFY(a.cast(0));
+    QVERIFY(probe.wait_for(*sys, "join cut short"));
+    QCOMPARE(probe.events(), (std::vector<std::string>{"joined 42", "join cut short"}));
   }
 
   // -- Interval ------------------------------------------------------------------------------

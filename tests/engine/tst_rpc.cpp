@@ -109,6 +109,47 @@ struct BlockingPoller {
   }
 };
 
+// Wraps a call (or a multi_call) in as::timeout from a coroutine handler: the way sleep.hpp says
+// a call can be bounded. `slow` makes the counter wait on a gate before it answers.
+struct TimedCall {
+  as::ActorRef<CounterMsg> counter;
+  as::Duration limit{};
+  Gate* slow = nullptr;
+  bool multi = false;
+};
+struct TimedCaller {
+  using Message = TimedCall;
+  Probe* probe = nullptr;
+  as::Task<> handle(as::Context<TimedCaller>&, TimedCall m, std::monostate&) {
+    if (m.multi) {
+      const Counters twice{m.counter, m.counter};
+      auto all = co_await as::timeout(m.limit, as::multi_call(twice, as::rpc<Get>));
+      if (!all) {
+        probe->record("timed out: " + all.error().what_text());
+      } else {
+        probe->record("in time: " + std::to_string(all->size()) + " results, first " +
+                      std::to_string((*all)[0].value()) + ", second " + std::to_string((*all)[1].value()));
+      }
+      co_return;
+    }
+    as::Expected<as::CallResult<int>, as::TimedOut> r = as::unexpected(as::TimedOut{});
+    if (m.slow == nullptr) {
+      r = co_await as::timeout(m.limit, m.counter.call(as::rpc<Get>));
+    } else {
+      r = co_await as::timeout(m.limit, m.counter.call([gate = m.slow](as::Reply<int> reply) {
+        return SlowGet{gate, std::move(reply)};
+      }));
+    }
+    if (!r) {
+      probe->record("timed out: " + r.error().what_text());
+    } else if (r->is_success()) {
+      probe->record("in time: " + std::to_string(**r));
+    } else {
+      probe->record("call failed: " + r->error());
+    }
+  }
+};
+
 struct Sink {
   using Message = std::string;
   Probe* probe = nullptr;
@@ -205,6 +246,38 @@ class TestRpc : public QObject {
     QVERIFY(client.cast(c));
     QVERIFY(probe.wait_until(*sys, [](const auto& ev) { return ev.size() == 2; }));
     QVERIFY2(probe.events().back().rfind("client failed: ", 0) == 0, probe.events().back().c_str());
+  }
+
+  void a_call_wrapped_in_timeout_gives_its_reply_when_it_comes_in_time() {
+    Probe probe;
+    auto sys = make_system();
+    auto c = sys->spawn<Counter>({}, 41).value();
+    auto caller = sys->spawn(TimedCaller{.probe = &probe}, {}).value();
+    QVERIFY(c.cast(Add{1}));
+    QVERIFY(caller.cast(TimedCall{.counter = c, .limit = kTimeout}));
+    QVERIFY(probe.wait_for(*sys, "in time: 42"));
+    QVERIFY(caller.cast(TimedCall{.counter = c, .limit = kTimeout, .multi = true}));
+    QVERIFY(probe.wait_for(*sys, "in time: 2 results, first 42, second 42"));
+    QCOMPARE(probe.events().size(), std::size_t{2});
+  }
+
+  void a_call_wrapped_in_timeout_that_runs_out_gives_timed_out_and_closes_the_reply_port() {
+    Probe probe;
+    Gate gate;
+    auto sys = make_system();
+    auto c = sys->spawn(Counter{.probe = &probe}, {}, 7).value();
+    auto caller = sys->spawn(TimedCaller{.probe = &probe}, {}).value();
+    QVERIFY(caller.cast(TimedCall{.counter = c, .limit = 30ms, .slow = &gate}));
+    QVERIFY(probe.wait_for(*sys, "timed out: timed out after 30 ms"));
+    QVERIFY(!probe.contains("late reply refused"));  // the counter is still waiting on the gate
+    // The caller gave up: the callee sees its port closed, and its late answer is refused.
+    gate.open();
+    QVERIFY(probe.wait_for(*sys, "late reply refused"));
+    QVERIFY(probe.contains("port closed"));
+    QVERIFY(!probe.contains("late reply delivered"));
+    // Nothing of the abandoned call is left behind: both actors go on as before.
+    QVERIFY(caller.cast(TimedCall{.counter = c, .limit = kTimeout}));
+    QVERIFY(probe.wait_for(*sys, "in time: 7"));
   }
 
   void a_blocking_get_inside_an_actor_is_refused() {

@@ -204,6 +204,12 @@ class [[nodiscard]] PendingCall {
 
  private:
   static Task<CallResult<T>> await_reply(Ref<detail::ReplyState<T>> st) {
+    // A frame destroyed before the outcome (as::timeout ran out around the call) gives the call up:
+    // the callee's port closes. After an outcome, abandon() finds it claimed and changes nothing.
+    struct GiveUpIfGone {
+      detail::ReplyState<T>& st;
+      ~GiveUpIfGone() { st.abandon(); }
+    } give_up{*st};
     Duration left = no_timeout;
     if (st->deadline() != TimePoint::max()) {
       const TimePoint now = st->runtime().now();

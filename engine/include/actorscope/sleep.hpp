@@ -112,8 +112,9 @@ class TimeoutAwaiter {
   bool timed_out_ = false;
 };
 
+/// Wraps an awaitable in a Task. A result given by reference (a join's) is copied into the task.
 template <class A>
-auto as_task(A awaitable) -> Task<decltype(std::declval<A&>().await_resume())> {
+auto as_task(A awaitable) -> Task<std::decay_t<decltype(std::declval<A&>().await_resume())>> {
   co_return co_await awaitable;
 }
 }  // namespace detail
@@ -124,11 +125,27 @@ template <class T>
 detail::TimeoutAwaiter<T> timeout(Duration d, Task<T> inner) noexcept {
   return detail::TimeoutAwaiter<T>(d, std::move(inner));
 }
-/// The same for any engine awaitable (a sleep, a call, a join).
+/// The same for any engine awaitable: a sleep, a join, the next result of a JoinSet.
 template <class A>
   requires requires(A& a) { a.await_resume(); }
 auto timeout(Duration d, A&& awaitable) {
   return timeout(d, detail::as_task(std::forward<A>(awaitable)));
+}
+/// The same for what is awaited through its operator co_await: a call or a multi_call. The result
+/// is the call's own CallResult inside, or TimedOut; when `d` passes first, the call is given up as
+/// at its own timeout, so the callee's reply port closes (Reply::is_closed) and a late send() is
+/// refused. A call's own timeout (the last argument of call) does the same in one layer, and tells
+/// the callee its deadline (Reply::remaining); as::timeout also bounds a call made without one.
+///
+/// ```cpp
+/// as::Expected<as::CallResult<int>, as::TimedOut> r = co_await as::timeout(100ms, counter.call(as::rpc<Get>));
+/// if (!r) ctx.log("no answer: {}", r.error().what_text());
+/// else if (r->is_success()) ctx.log("total = {}", **r);
+/// ```
+template <class A>
+  requires requires(A&& a) { std::forward<A>(a).operator co_await(); }
+auto timeout(Duration d, A&& awaitable) {
+  return timeout(d, std::forward<A>(awaitable).operator co_await());
 }
 template <class Rep, class Period, class X>
   requires(!std::is_same_v<std::chrono::duration<Rep, Period>, Duration>)
