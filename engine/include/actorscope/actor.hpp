@@ -1,13 +1,20 @@
 // Defining an actor: derive from Actor<Self> (CRTP, so hooks are found at compile time and cost no
 // virtual call), name the Message, State and Arguments types, and write the hooks you need.
 //
-//   struct Counter : as::Actor<Counter> {
-//     using Message = std::variant<Add, Get>;
-//     using State = int;
-//     using Arguments = int;
-//     State pre_start(as::Context<Counter>&, int start) { return start; }
-//     void handle(as::Context<Counter>&, Message msg, State& total) { ... }
-//   };
+// ```cpp context=declarations
+// struct Add { int n; };
+// struct Get { as::Reply<int> reply; };
+//
+// struct Counter : as::Actor<Counter> {
+//   using Message = std::variant<Add, Get>;
+//   using State = int;
+//   using Arguments = int;
+//   State pre_start(as::Context<Counter>&, int start) { return start; }
+//   void handle(as::Context<Counter>&, Message msg, State& total) {
+//     as::match(msg, [&](Add& a) { total += a.n; }, [&](Get& g) { g.reply.send(total); });
+//   }
+// };
+// ```
 //
 // Deriving from Actor<Self> is optional. Hooks (all optional but handle): pre_start builds the
 // state from the arguments, on the spawning thread; post_start, handle, handle_supervisor_event and post_stop run on the actor's thread, one at
@@ -78,7 +85,18 @@ class Context;
 
 /// An optional base that documents "this is an actor". Hooks are found by name at compile time
 /// whether or not a type derives from it, so an actor can also be a plain aggregate configured with
-/// designated initializers: `spawn(Worker{.retries = 3}, {})`. The defaults for missing hooks:
+/// designated initializers:
+///
+/// ```cpp context=outside
+/// struct Worker {
+///   using Message = Job;
+///   int retries = 1;
+///   void handle(as::Context<Worker>&, Job, std::monostate&) {}
+/// };
+/// as::ActorRef<Job> w = system.spawn(Worker{.retries = 3}, {}).value();
+/// ```
+///
+/// The defaults for missing hooks:
 /// post_start and post_stop do nothing; handle_supervisor_event stops the actor when a child
 /// terminates or fails (ractor's policy, so failures travel up the tree unless handled).
 template <class Self>
@@ -99,7 +117,7 @@ class Context {
   Context& operator=(const Context&) = delete;
 
   /// A typed reference to this actor, valid as long as the context. Copying it gives an owning
-  /// reference; using it in place (ctx.self().cast(...)) costs no reference-count traffic.
+  /// reference; using it in place, without a copy, costs no reference-count traffic.
   const ActorRef<Message>& self() const noexcept { return self_; }
   ActorCell cell() const noexcept { return ActorCell(Ref<detail::CellCore>(&cell_)); }
   ActorId id() const noexcept { return cell_.id(); }
@@ -128,7 +146,9 @@ class Context {
   Task<bool> stop_children_and_wait(Duration timeout = no_timeout, std::string reason = {}) const;
 
   // -- timers aimed at this actor (see ActorRef and ActorCell); each returns a handle that cancels it --
-  /// ctx.send_interval(250ms, [] { return Tick{}; }): the first Tick one period from now.
+  /// ```cpp context=handler
+  /// as::TimerHandle tick = ctx.send_interval(250ms, [] { return Tick{}; });  // the first Tick in 250 ms
+  /// ```
   template <class F>
   TimerHandle send_interval(Duration period, F make, MissedTick policy = MissedTick::burst) const {
     return self().send_interval(period, std::move(make), policy);
@@ -144,7 +164,10 @@ class Context {
   bool monitor(const ActorCell& target) const { return cell().monitor(target); }
   bool unmonitor(const ActorCell& target) const { return cell().unmonitor(target); }
 
-  /// co_await ctx.call(counter, as::rpc<Get>, 100ms): the same as target.call(...), read from here.
+  /// The same as target.call(builder, timeout), read from here:
+  /// ```cpp context=handler
+  /// as::CallResult<int> total = co_await ctx.call(counter, as::rpc<Get>, 100ms);
+  /// ```
   template <class N, class B>
   PendingCall<detail::reply_type_t<B>> call(const ActorRef<N>& target, B&& builder, Duration timeout = no_timeout) const {
     return target.call(std::forward<B>(builder), timeout);

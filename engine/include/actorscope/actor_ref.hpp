@@ -39,9 +39,16 @@ class ActorRef : public ActorCell {
     return typed().send(M(std::forward<U>(message)));
   }
 
-  /// Sends a request built around a fresh reply port and returns the pending call:
-  /// `ref.call(as::rpc<Get>, 1s).get()` outside actors, `co_await ref.call(...)` inside them.
-  /// A call to an actor that is not running fails at once with a sender error.
+  /// Sends a request built around a fresh reply port and returns the pending call, to wait for with
+  /// get() outside actors and to co_await inside them. A call to an actor that is not running fails
+  /// at once with a sender error.
+  /// ```cpp context=outside
+  /// int total = counter.call(as::rpc<Get>, 1s).get().value();  // throws CallError if it failed
+  /// ```
+  /// ```cpp context=handler
+  /// as::CallResult<int> total = co_await counter.call(as::rpc<Get>, 1s);
+  /// if (total) ctx.log("total = {}", *total);
+  /// ```
   template <class B>
   PendingCall<detail::reply_type_t<B>> call(B&& builder, Duration timeout = no_timeout) const {
     using T = detail::reply_type_t<B>;

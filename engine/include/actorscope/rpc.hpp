@@ -54,8 +54,13 @@ class [[nodiscard]] PendingMultiCall {
 };
 
 /// Sends the request built by `builder` to every target first, then lets the caller wait for all
-/// the replies: `as::multi_call(workers, as::rpc<Status>, 1s).get()` or `co_await as::multi_call(...)`.
-/// A target that is not running gives its own sender error; the others are unaffected.
+/// the replies. A target that is not running gives its own sender error; the others are unaffected.
+/// ```cpp context=outside
+/// std::vector<as::CallResult<std::string>> statuses = as::multi_call(workers, as::rpc<Status>, 1s).get();
+/// ```
+/// ```cpp context=handler
+/// std::vector<as::CallResult<int>> totals = co_await as::multi_call(counters, as::rpc<Get>, 1s);
+/// ```
 template <class M, class B>
 PendingMultiCall<detail::reply_type_t<B>> multi_call(const std::vector<ActorRef<M>>& targets, B&& builder,
                                                      Duration timeout = no_timeout) {

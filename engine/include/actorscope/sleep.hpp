@@ -119,8 +119,15 @@ auto as_task(A awaitable) -> Task<std::decay_t<decltype(std::declval<A&>().await
 }
 }  // namespace detail
 
-/// co_await timeout(d, task): the task's value, or TimedOut if `d` passes first (the task is then
-/// cancelled: its frame is destroyed at its current suspension point).
+/// The task's value, or TimedOut if `d` passes first (the task is then cancelled: its frame is
+/// destroyed at its current suspension point).
+/// ```cpp context=handler
+/// auto slow_sum = [](int a, int b) -> as::Task<int> {
+///   co_await as::sleep(1s);
+///   co_return a + b;
+/// };
+/// as::Expected<int, as::TimedOut> sum = co_await as::timeout(100ms, slow_sum(2, 3));
+/// ```
 template <class T>
 detail::TimeoutAwaiter<T> timeout(Duration d, Task<T> inner) noexcept {
   return detail::TimeoutAwaiter<T>(d, std::move(inner));
@@ -137,8 +144,8 @@ auto timeout(Duration d, A&& awaitable) {
 /// refused. A call's own timeout (the last argument of call) does the same in one layer, and tells
 /// the callee its deadline (Reply::remaining); as::timeout also bounds a call made without one.
 ///
-/// ```cpp
-/// as::Expected<as::CallResult<int>, as::TimedOut> r = co_await as::timeout(100ms, counter.call(as::rpc<Get>));
+/// ```cpp context=handler
+/// auto r = co_await as::timeout(100ms, counter.call(as::rpc<Get>));  // Expected<CallResult<int>, TimedOut>
 /// if (!r) ctx.log("no answer: {}", r.error().what_text());
 /// else if (r->is_success()) ctx.log("total = {}", **r);
 /// ```

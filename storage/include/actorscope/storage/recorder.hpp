@@ -3,9 +3,11 @@
 // recorder's own thread writes them every few milliseconds in batched WAL transactions, together
 // with exact per-actor statistics polled every 100 ms and keyframes of the folded SystemState.
 //
-//   as::System system{as::make_runtime("asio", {.threads = 2})};
-//   as::Recorder recorder{"session.db", {.detail = as::Detail::sampled}};
-//   system.attach(recorder);    // a session starts; destroying either one ends it cleanly
+// ```cpp context=outside
+// as::System system{as::make_runtime("asio", {.threads = 2})};
+// as::Recorder recorder{"session.db", {.detail = as::Detail::sampled}};
+// system.attach(recorder);  // a session starts; destroying either one ends it cleanly
+// ```
 #pragma once
 
 #include <actorscope/observe/event_collector.hpp>
