@@ -16,6 +16,8 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <optional>
 #include <span>
 #include <string>
@@ -244,6 +246,27 @@ const char* phase_text(bench::Progress::Phase p) {
 
 }  // namespace
 
+/// --json replaces an earlier report and nothing else: a recording, a history or any other file
+/// named by mistake is refused before the run (the report's file is opened when the run starts).
+void check_json_target(const Args& a, const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw a.error("--json \"" + path + "\" is a folder; give a file name, e.g. " +
+                  (std::filesystem::path(path) / "bench.json").string());
+  if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec)) || std::filesystem::is_empty(path, ec))
+    return;
+  std::ifstream in(path, std::ios::binary);
+  std::string head(256, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  const std::string_view format = bench::kJsonFormat;  // "actorscope-bench/N": any N
+  if (head.find("\"format\": \"" + std::string(format.substr(0, format.find('/') + 1))) != std::string::npos)
+    return;
+  throw a.error("--json \"" + path +
+                "\" exists and is not a report of 'actorscope bench', so it is not replaced; choose another "
+                "file name, or remove it first");
+}
+
 int run_bench(std::vector<std::string> args) {
   Args a("bench", std::move(args));
   bench::RunOptions options;
@@ -279,7 +302,10 @@ int run_bench(std::vector<std::string> args) {
   }
 
   std::optional<bench::JsonReport> json;
-  if (json_path) json.emplace(*json_path);  // fails now, not after the run
+  if (json_path) {
+    check_json_target(a, *json_path);
+    json.emplace(*json_path);  // fails now, not after the run
+  }
   std::optional<bench::HistoryStore> history;
   if (!no_history) history.emplace(history_path ? *history_path : bench::default_history_path());
 
@@ -349,7 +375,8 @@ const Command& bench_command() {
       "                   (RuntimeOptions::idle_spin; default 0)\n"
       "  --wait-spin-us N let blocked waits alone spin N us before sleeping; idle runtime threads do\n"
       "                   not (RuntimeOptions::wait_spin; default 0)\n"
-      "  --json FILE      also write the results as a JSON document (format in docs/PERFORMANCE.md)\n"
+      "  --json FILE      also write the results as a JSON document (format in docs/PERFORMANCE.md);\n"
+      "                   an existing FILE is replaced only if it is an earlier report\n"
       "  --history FILE   the history file to append to\n"
       "                   (default: $XDG_DATA_HOME/actorscope/bench-history.db,\n"
       "                   or ~/.local/share/actorscope/bench-history.db)\n"

@@ -385,6 +385,53 @@ class TestRecordCli : public QObject {
     QVERIFY(!QFile::exists(file("extra.json")));
   }
 
+  void bench_json_replaces_an_earlier_report_and_nothing_else_data() {
+    QTest::addColumn<QString>("what");  // recording, notes, folder or report
+    QTest::addColumn<int>("code");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("a recording") << "recording" << 2
+                                 << "exists and is not a report of 'actorscope bench', so it is not replaced";
+    QTest::newRow("another file") << "notes" << 2
+                                  << "exists and is not a report of 'actorscope bench', so it is not replaced";
+    QTest::newRow("a folder") << "folder" << 2 << "is a folder; give a file name, e.g. ";
+    QTest::newRow("an earlier report") << "report" << 0 << QString();
+  }
+  void bench_json_replaces_an_earlier_report_and_nothing_else() {
+    QFETCH(QString, what);
+    QFETCH(int, code);
+    QFETCH(QString, message);
+    QTemporaryDir here;
+    const QString target = here.filePath(what == "folder" ? "out" : "out.json");
+    const QStringList bench{"bench", "--filter", "^Creation of 100 actors$", "--runtime", "asio", "--samples", "1",
+                            "--warm-up-ms", "0", "--no-history", "--json", target};
+    if (what == "recording") {
+      const Run made = run_actorscope({"record", "--scenario", "storm", "--seconds", "0.2", "--out", target});
+      QVERIFY2(made.code == 0, qPrintable(describe(made)));
+    } else if (what == "notes") {
+      std::ofstream(target.toStdString()) << "my notes, not a report\n";
+    } else if (what == "folder") {
+      QVERIFY(QDir(here.path()).mkdir("out"));
+    } else {
+      const Run first = run_actorscope(bench);
+      QVERIFY2(first.code == 0, qPrintable(describe(first)));
+    }
+    const QByteArray before = checksum(target);
+
+    const Run r = run_actorscope(bench);
+    if (code == 0) {  // replaced by the new report
+      QVERIFY2(r.code == 0, qPrintable(describe(r)));
+      QFile f(target);
+      QVERIFY(f.open(QIODevice::ReadOnly));
+      QCOMPARE(QJsonDocument::fromJson(f.readAll()).object().value("format").toString().left(17),
+               QString("actorscope-bench/"));
+      return;
+    }
+    QCOMPARE(checksum(target), before);
+    QVERIFY2(r.code == code, qPrintable(describe(r)));
+    QVERIFY2(r.err.contains("--json \"" + target + "\" " + message), qPrintable(r.err));
+    QVERIFY2(!r.err.contains("[1/"), qPrintable(r.err));  // refused before anything ran
+  }
+
   void a_bad_file_makes_inspect_and_export_exit_1_with_the_reason() {
     const QString junk = file("junk.db");
     {
