@@ -220,6 +220,7 @@ void SystemState::apply(const Event& e) {
           for (auto& [group, members] : groups) members.erase(a.id);
         for (auto it = timers_.begin(); it != timers_.end();)
           it = it->second.target == a.id ? timers_.erase(it) : std::next(it);
+        pending_ticks_.erase(a.id);
       }
       push_recent(e);
       prune_stopped();
@@ -233,6 +234,12 @@ void SystemState::apply(const Event& e) {
       m.to = e.peer;
       m.type = e.message_type;
       m.sent = e.time;
+      if (!e.actor.is_valid()) {
+        if (auto tick = pending_ticks_.find(e.peer); tick != pending_ticks_.end()) {
+          if (e.time >= tick->second.fired && e.time - tick->second.fired <= kTickPairing) m.timer = tick->second.timer;
+          pending_ticks_.erase(tick);
+        }
+      }
       recent_messages_.push_back(m);
       while (recent_messages_.size() > limits_.recent_messages) recent_messages_.pop_front();
       break;
@@ -331,6 +338,8 @@ void SystemState::apply(const Event& e) {
       break;
     }
     case EventKind::timer_fired: {
+      if (const ActorRecord* target = actor(e.actor); target == nullptr || target->alive())
+        pending_ticks_[e.actor] = {e.trace, e.time};
       auto it = timers_.find(e.trace);
       if (it != timers_.end()) {
         TimerRecord& t = it->second;
@@ -388,6 +397,7 @@ bool operator==(const SystemState& a, const SystemState& b) {
   return a.limits_ == b.limits_ && a.actors_ == b.actors_ && a.stopped_order_ == b.stopped_order_ &&
          a.alive_ == b.alive_ && a.groups_ == b.groups_ && a.registry_ == b.registry_ && a.timers_ == b.timers_ &&
          a.recent_events_ == b.recent_events_ && a.recent_messages_ == b.recent_messages_ &&
+         a.pending_ticks_ == b.pending_ticks_ &&
          a.runtime_ == b.runtime_ && a.threads_ == b.threads_ && a.first_time_ == b.first_time_ &&
          a.time_ == b.time_ && a.applied_ == b.applied_ && a.by_kind_ == b.by_kind_ && a.dropped_ == b.dropped_;
 }
@@ -399,9 +409,10 @@ bool operator==(const SystemState& a, const SystemState& b) {
 namespace {
 
 constexpr char kMagic[4] = {'A', 'S', 'K', 'F'};
-// 2: ActorRecord::timed. 3: ActorRecord::child_tally and its limit. 4: ActorRecord::busy. Each format
-// appends to the one before, and older images are still read.
-constexpr std::uint64_t kImageFormat = 4;
+// 2: ActorRecord::timed. 3: ActorRecord::child_tally and its limit. 4: ActorRecord::busy. 5:
+// MessageRecord::timer and the pending timer ticks. Each format appends to the one before, and older
+// images are still read.
+constexpr std::uint64_t kImageFormat = 5;
 
 class Writer {
  public:
@@ -670,6 +681,22 @@ std::string SystemState::serialize() const {
     w.id(id);
     w.d(a.busy);
   }
+  // Format 5 appends the messages timers delivered (by their place among the recent messages) and
+  // the firings whose message has not been seen yet.
+  std::uint64_t fromTimers = 0;
+  for (const MessageRecord& m : recent_messages_) fromTimers += m.timer != 0 ? 1 : 0;
+  w.u(fromTimers);
+  for (std::size_t i = 0; i < recent_messages_.size(); ++i) {
+    if (recent_messages_[i].timer == 0) continue;
+    w.u(i);
+    w.u(recent_messages_[i].timer);
+  }
+  w.u(pending_ticks_.size());
+  for (const auto& [target, tick] : pending_ticks_) {
+    w.id(target);
+    w.u(tick.timer);
+    w.t(tick.fired);
+  }
   return std::move(w.out);
 }
 
@@ -813,6 +840,20 @@ SystemState SystemState::deserialize(std::string_view bytes) {
       const auto it = st.actors_.find(r.id());
       if (it == st.actors_.end()) r.fail("a busy time belongs to no actor of the image");
       it->second.busy = r.d();
+    }
+  }
+  if (format >= 5) {
+    for (std::uint64_t n = r.count(); n > 0; --n) {
+      const std::uint64_t at = r.u();
+      if (at >= st.recent_messages_.size()) r.fail("a timer's message is not among the image's messages");
+      st.recent_messages_[static_cast<std::size_t>(at)].timer = r.u();
+    }
+    for (std::uint64_t n = r.count(); n > 0; --n) {
+      const ActorId target = r.id();
+      PendingTick tick;
+      tick.timer = r.u();
+      tick.fired = r.t();
+      st.pending_ticks_[target] = tick;
     }
   }
   if (!r.at_end()) r.fail("there are bytes after the end of the image");

@@ -234,6 +234,58 @@ class TestSystemState : public QObject {
     QVERIFY(s.actor(pid(1))->child_failures > tallied);  // format 3 tallies all of them
   }
 
+  void a_message_a_timer_queues_as_it_fires_is_the_timers_and_survives_a_keyframe() {
+    obs::SystemState s;
+    std::uint64_t seq = 0;
+    auto at = [&](obs::Event e, as::TimePoint t) {
+      e.seq = ++seq;
+      e.time = t;
+      s.apply(e);
+    };
+    const as::TimePoint t0 = as::TimePoint{} + 1s;
+    at({.kind = obs::EventKind::spawned, .actor = pid(1), .name = "metronome", .text = "Metronome"}, t0);
+    at({.kind = obs::EventKind::timer_started, .actor = pid(1), .peer = pid(1), .trace = 7, .period = 20ms,
+        .scheduled = t0 + 20ms, .name = "interval"},
+       t0);
+    // The firing, then (a keyframe cut between them) its message from outside any actor.
+    at({.kind = obs::EventKind::timer_fired, .actor = pid(1), .trace = 7, .scheduled = t0 + 20ms, .name = "interval"},
+       t0 + 20ms);
+    obs::SystemState cut = obs::SystemState::deserialize(s.serialize());
+    QVERIFY(cut == s);
+    obs::Event tick{.kind = obs::EventKind::message_sent, .actor = {}, .peer = pid(1), .trace = 100,
+                    .message_type = "Tick"};
+    tick.seq = ++seq;
+    tick.time = t0 + 20ms + 30us;
+    s.apply(tick);
+    cut.apply(tick);
+    QCOMPARE(s.recent_messages().back().timer, 7u);
+    QVERIFY(cut == s);
+    // A cast from outside any actor long after the firing is not the timer's.
+    at({.kind = obs::EventKind::message_sent, .actor = {}, .peer = pid(1), .trace = 101, .message_type = "Tick"},
+       t0 + 25ms);
+    QCOMPARE(s.recent_messages().back().timer, 0u);
+    // Nor is the next one after a firing whose message was not sampled, once the moment has passed.
+    at({.kind = obs::EventKind::timer_fired, .actor = pid(1), .trace = 7, .scheduled = t0 + 40ms, .name = "interval"},
+       t0 + 40ms);
+    at({.kind = obs::EventKind::message_sent, .actor = {}, .peer = pid(1), .trace = 102, .message_type = "Poke"},
+       t0 + 52ms);
+    QCOMPARE(s.recent_messages().back().timer, 0u);
+    QVERIFY(obs::SystemState::deserialize(s.serialize()) == s);
+    // A format-4 image (format 5 appended what timers sent) reads, with nothing from a timer.
+    std::string v3 = s.serialize();
+    v3[4] = 4;
+    for (std::size_t size = 5; size < v3.size(); ++size) {
+      try {
+        const obs::SystemState back = obs::SystemState::deserialize(std::string_view(v3).substr(0, size));
+        QCOMPARE(back.recent_messages().size(), s.recent_messages().size());
+        for (const auto& m : back.recent_messages()) QCOMPARE(m.timer, 0u);
+        return;
+      } catch (const obs::StateFormatError&) {
+      }
+    }
+    QFAIL("no prefix of the image reads as format 4");
+  }
+
   void the_state_at_a_time_is_a_keyframe_plus_the_events_after_it() {
     const auto ev = script();
     for (std::size_t key : {std::size_t{0}, std::size_t{1}, ev.size() / 3, ev.size() / 2, ev.size() - 1}) {

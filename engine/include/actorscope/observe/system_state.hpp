@@ -162,6 +162,9 @@ struct MessageRecord {
   Duration queue{};
   Duration handling{};
   bool failed = false;
+  /// The timer that sent it (its id), for a message from outside any actor that a timer's firing
+  /// delivered; 0 for every other message.
+  std::uint64_t timer = 0;
   friend bool operator==(const MessageRecord&, const MessageRecord&) = default;
 };
 
@@ -186,6 +189,10 @@ class SystemState {
 
   SystemState() = default;
   explicit SystemState(Limits limits) : limits_(limits) {}
+
+  /// How soon after a timer fired a message from outside any actor to its target must be sent to
+  /// count as the timer's (MessageRecord::timer): the timer sends it at once, on the same thread.
+  static constexpr Duration kTickPairing = std::chrono::milliseconds(1);
 
   // -- the fold --
   void apply(const Event& event);
@@ -247,6 +254,16 @@ class SystemState {
   std::map<std::uint64_t, TimerRecord> timers_;
   std::deque<Event> recent_events_;
   std::deque<MessageRecord> recent_messages_;
+  /// Per target, the latest timer firing whose message has not been seen yet: a timer queues its
+  /// message on the thread that fired it, right after timer_fired, so the next message from outside
+  /// any actor to that target, sent within kTickPairing of the firing, is the timer's (when the
+  /// sampling took it; otherwise the next firing replaces the entry).
+  struct PendingTick {
+    std::uint64_t timer = 0;
+    TimePoint fired{};
+    friend bool operator==(const PendingTick&, const PendingTick&) = default;
+  };
+  std::map<ActorId, PendingTick> pending_ticks_;
   std::string runtime_;
   std::uint32_t threads_ = 0;
   TimePoint first_time_{};
