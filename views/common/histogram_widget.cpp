@@ -4,6 +4,7 @@
 #include "common/format.hpp"
 #include "common/health.hpp"
 
+#include <QEvent>
 #include <QPainter>
 
 #include <algorithm>
@@ -11,9 +12,41 @@
 
 namespace actorscope::views {
 
+namespace {
+// The widest a mark gets ("max " and a figure such as "2 min 05 s"), and the gap after it.
+QString widestMark() { return QStringLiteral("max 88 min 88 s  "); }
+QString widestCount() { return QStringLiteral("888.8k samples"); }
+}  // namespace
+
 HistogramWidget::HistogramWidget(QWidget* parent) : QWidget(parent) {
   setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
-  setMinimumHeight(120);
+  fitHeight();
+}
+
+int HistogramWidget::marksPerLine() const {
+  const int mark = fontMetrics().horizontalAdvance(widestMark());
+  return std::clamp(width() / std::max(1, mark), 1, 4);
+}
+
+bool HistogramWidget::countBesideTitle() const {
+  return fontMetrics().horizontalAdvance(title_) + fontMetrics().horizontalAdvance(QStringLiteral("  ") + widestCount()) <=
+         width();
+}
+
+void HistogramWidget::fitHeight() {
+  const int lines = markLines() + (countBesideTitle() ? 0 : 1);
+  const int h = 120 + (lines - 1) * (fontMetrics().height() + 2);
+  if (minimumHeight() != h || maximumHeight() != h) setFixedHeight(h);
+}
+
+void HistogramWidget::resizeEvent(QResizeEvent* e) {
+  QWidget::resizeEvent(e);
+  fitHeight();
+}
+
+void HistogramWidget::changeEvent(QEvent* e) {
+  QWidget::changeEvent(e);
+  if (e->type() == QEvent::FontChange) fitHeight();
 }
 
 void HistogramWidget::setHistogram(const observe::LogHistogram& histogram) {
@@ -29,16 +62,18 @@ void HistogramWidget::paintEvent(QPaintEvent*) {
   const QFontMetrics fm(font());
   const int textH = fm.height();
 
+  const bool countBeside = countBesideTitle();
+  const int perLine = marksPerLine();
+  const int statLines = markLines() + (countBeside ? 0 : 1);
   p.setPen(pal.color(QPalette::PlaceholderText));
-  p.drawText(QRect(0, 0, width(), textH), Qt::AlignLeft | Qt::AlignVCenter, title_);
-  if (!histogram_.empty()) {
-    p.drawText(QRect(0, 0, width(), textH), Qt::AlignRight | Qt::AlignVCenter,
-               QStringLiteral("%1 samples").arg(formatCount(static_cast<double>(histogram_.count()))));
-  }
-
-  // Percentile line under the title: p50 p90 p99 max.
-  const QRect stats(0, textH + 2, width(), textH);
-  const QRectF area(1, 2 * textH + 8, width() - 2, height() - 3 * textH - 12);
+  p.drawText(QRect(0, 0, width(), textH), Qt::AlignLeft | Qt::AlignVCenter,
+             fm.elidedText(title_, Qt::ElideRight, width()));
+  const QString count = QStringLiteral("%1 samples").arg(formatCount(static_cast<double>(histogram_.count())));
+  if (!histogram_.empty())
+    p.drawText(QRect(0, countBeside ? 0 : (1 + markLines()) * (textH + 2), width(), textH),
+               countBeside ? Qt::AlignRight | Qt::AlignVCenter : Qt::AlignLeft | Qt::AlignVCenter, count);
+  // Percentile lines under the title: p50 p90 p99 max, as many per line as fit.
+  const QRectF area(1, (1 + statLines) * (textH + 2) + 4, width() - 2, height() - (2 + statLines) * (textH + 2) - 6);
   p.setPen(Qt::NoPen);
   p.setBrush(pal.color(QPalette::AlternateBase));
   p.drawRoundedRect(area, 3, 3);
@@ -47,7 +82,6 @@ void HistogramWidget::paintEvent(QPaintEvent*) {
     p.drawText(area, Qt::AlignCenter, empty_);
     return;
   }
-
   struct Mark {
     const char* label;
     std::uint64_t value;
@@ -59,18 +93,19 @@ void HistogramWidget::paintEvent(QPaintEvent*) {
       {"p99", histogram_.percentile(99), warningColor(pal)},
       {"max", histogram_.max(), errorColor(pal)},
   };
-  int x = 0;
-  for (const Mark& m : marks) {
+  const int markW = fm.horizontalAdvance(widestMark());
+  for (int i = 0; i < 4; ++i) {
+    const Mark& m = marks[i];
+    const int line = i / perLine;
+    int x = (i % perLine) * markW;
+    const int y = (1 + line) * (textH + 2);
     const QString label = QString::fromLatin1(m.label) + QLatin1Char(' ');
-    const QString value = formatNanos(m.value);
     p.setPen(m.color);
-    p.drawText(QRect(x, stats.top(), width(), textH), Qt::AlignLeft | Qt::AlignVCenter, label);
+    p.drawText(QRect(x, y, width() - x, textH), Qt::AlignLeft | Qt::AlignVCenter, label);
     x += fm.horizontalAdvance(label);
     p.setPen(pal.color(QPalette::Text));
-    p.drawText(QRect(x, stats.top(), width(), textH), Qt::AlignLeft | Qt::AlignVCenter, value);
-    x += fm.horizontalAdvance(value) + fm.horizontalAdvance(QStringLiteral("   "));
+    p.drawText(QRect(x, y, width() - x, textH), Qt::AlignLeft | Qt::AlignVCenter, formatNanos(m.value));
   }
-
   // Bars: the occupied bucket range, padded, merged so that a bar is at least 3 px wide.
   const auto& buckets = histogram_.buckets();
   std::size_t first = observe::LogHistogram::index_of(histogram_.min());

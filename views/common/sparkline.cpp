@@ -3,6 +3,7 @@
 
 #include "common/format.hpp"
 
+#include <QEvent>
 #include <QPainter>
 #include <QPainterPath>
 
@@ -15,7 +16,33 @@ QString plainCount(double v) { return formatCount(v); }
 
 Sparkline::Sparkline(QWidget* parent) : QWidget(parent) {
   setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
-  setMinimumHeight(56);
+  fitHeight();
+}
+
+bool Sparkline::figuresBelow() const {
+  // Room for the title and the widest figures it will show ("999.9k/s  peak 999.9k/s"), so that the
+  // header does not jump between one and two lines as the figures change.
+  QFont bold = font();
+  bold.setBold(true);
+  const QString widest = QStringLiteral("999.9k/s");
+  const int figures = QFontMetrics(bold).horizontalAdvance(widest) +
+                      fontMetrics().horizontalAdvance(QStringLiteral("  peak ") + widest) + 8;
+  return fontMetrics().horizontalAdvance(title_) + figures > width();
+}
+
+void Sparkline::fitHeight() {
+  const int h = 56 + (figuresBelow() ? fontMetrics().height() : 0);
+  if (minimumHeight() != h || maximumHeight() != h) setFixedHeight(h);
+}
+
+void Sparkline::resizeEvent(QResizeEvent* e) {
+  QWidget::resizeEvent(e);
+  fitHeight();
+}
+
+void Sparkline::changeEvent(QEvent* e) {
+  QWidget::changeEvent(e);
+  if (e->type() == QEvent::FontChange) fitHeight();
 }
 
 void Sparkline::setValues(QVector<double> values, int slotCount) {
@@ -44,16 +71,18 @@ void Sparkline::paintEvent(QPaintEvent*) {
   const QString peakText = QStringLiteral("  peak %1").arg(fmt(top));
   const int peakW = fm.horizontalAdvance(peakText);
   const int lastW = fmBold.horizontalAdvance(lastText);
+  const bool below = figuresBelow();
+  const int figuresY = below ? textH : 0;
   p.setPen(pal.color(QPalette::PlaceholderText));
-  p.drawText(QRect(0, 0, width(), textH), Qt::AlignRight | Qt::AlignVCenter, peakText);
-  p.drawText(QRect(0, 0, width() - peakW - lastW - 8, textH), Qt::AlignLeft | Qt::AlignVCenter,
-             fm.elidedText(title_, Qt::ElideRight, width() - peakW - lastW - 8));
+  p.drawText(QRect(0, figuresY, width(), textH), Qt::AlignRight | Qt::AlignVCenter, peakText);
+  const int titleW = below ? width() : width() - peakW - lastW - 8;
+  p.drawText(QRect(0, 0, titleW, textH), Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(title_, Qt::ElideRight, titleW));
   p.setFont(bold);
   p.setPen(pal.color(QPalette::Text));
-  p.drawText(QRect(0, 0, width() - peakW, textH), Qt::AlignRight | Qt::AlignVCenter, lastText);
+  p.drawText(QRect(0, figuresY, width() - peakW, textH), Qt::AlignRight | Qt::AlignVCenter, lastText);
   p.setFont(font());
-
-  const QRectF area(1, textH + 4, width() - 2, height() - textH - 6);
+  const int headerH = figuresY + textH;
+  const QRectF area(1, headerH + 4, width() - 2, height() - headerH - 6);
   p.setPen(Qt::NoPen);
   p.setBrush(pal.color(QPalette::AlternateBase));
   p.drawRoundedRect(area, 3, 3);

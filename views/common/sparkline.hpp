@@ -1,5 +1,6 @@
 // Sparkline: a small filled line chart of recent values (mailbox depth, messages per second),
-// newest on the right, with the latest and the highest value written beside it.
+// newest on the right, with the latest and the highest value written beside its title (under it
+// when the widget is too narrow for both: nothing is cut off).
 #pragma once
 
 #include <QColor>
@@ -16,7 +17,11 @@ class Sparkline : public QWidget {
 
   /// `values` oldest first; the chart always spans `slotCount` points, so it scrolls as time passes.
   void setValues(QVector<double> values, int slotCount);
-  void setTitle(const QString& title) { title_ = title; update(); }
+  void setTitle(const QString& title) {
+    title_ = title;
+    fitHeight();
+    update();
+  }
   /// How the latest and highest values are written (a count, a rate, ...).
   void setFormatter(QString (*format)(double)) { format_ = format; update(); }
   /// Empty means the palette's highlight colour.
@@ -27,8 +32,14 @@ class Sparkline : public QWidget {
 
  protected:
   void paintEvent(QPaintEvent*) override;
+  void resizeEvent(QResizeEvent*) override;
+  void changeEvent(QEvent*) override;
 
  private:
+  /// Whether the figures go on a line of their own, under the title.
+  bool figuresBelow() const;
+  void fitHeight();
+
   QVector<double> values_;
   int slots_ = 0;
   QString title_;

@@ -64,6 +64,10 @@ std::optional<ActorDetails> inspect(const observe::SystemState& state, ActorId i
   d.timed = a->timed;
   d.queueTotal = a->queue_time;
   d.handlingTotal = a->handling_time;
+  if (d.timed > 0) {
+    d.queueMean = d.queueTotal / static_cast<std::int64_t>(d.timed);
+    d.handlingMean = d.handlingTotal / static_cast<std::int64_t>(d.timed);
+  }
   d.queue = a->queue_ns;
   d.handling = a->handling_ns;
 

@@ -58,8 +58,11 @@ struct ActorDetails {
   /// The messages whose times the totals hold: fewer than `handled` when only sampled messages
   /// were timed (a recording at `sampled` detail).
   std::uint64_t timed = 0;
-  Duration queueTotal{};
-  Duration handlingTotal{};
+  Duration queueTotal{};     ///< summed over the `timed` messages: not a span of time
+  Duration handlingTotal{};  ///< summed over the `timed` messages: how long its handlers ran in all
+  /// Per message, over the timed ones (exact: the sums over their count); zero with none timed.
+  Duration queueMean{};
+  Duration handlingMean{};
   observe::LogHistogram queue;
   observe::LogHistogram handling;
   /// One value per history bucket (100 ms), oldest first, `historySlots` long, ending now.

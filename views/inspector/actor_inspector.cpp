@@ -1,6 +1,7 @@
 // The actor inspector page.
 #include "inspector/actor_inspector.hpp"
 
+#include "common/actor_metrics.hpp"
 #include "common/format.hpp"
 #include "common/health.hpp"
 #include "common/histogram_widget.hpp"
@@ -13,6 +14,8 @@
 #include <QLabel>
 #include <QScrollArea>
 #include <QStackedWidget>
+#include <QRegularExpression>
+#include <QResizeEvent>
 #include <QVBoxLayout>
 
 namespace actorscope::views {
@@ -24,6 +27,19 @@ QLabel* sectionTitle(const QString& text, QWidget* parent) {
   f.setBold(true);
   l->setFont(f);
   return l;
+}
+
+/// Lets a long name wrap inside its segments ("team-a/worker-2", "demo::Worker"): a zero-width
+/// space after each separator, so that a narrow dock wraps it instead of cutting it off.
+QString breakable(QString text) {
+  static const QRegularExpression separators(QStringLiteral("(::|[/_.,-])"));
+  return text.replace(separators, QStringLiteral("\\1") + QChar(0x200B));
+}
+
+/// A figure that never breaks between the number and its unit ("13.3 µs").
+QString figure(const QString& text) {
+  QString out = text;
+  return out.replace(QLatin1Char(' '), QStringLiteral("&nbsp;"));
 }
 
 QFrame* rule(QWidget* parent) {
@@ -62,10 +78,9 @@ ActorInspector::ActorInspector(ActorSelection* selection, ActorControl* control,
   tf.setPointSizeF(tf.pointSizeF() * 1.35);
   tf.setBold(true);
   title_->setFont(tf);
-  title_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  title_->setWordWrap(true);  // a long name wraps at its separators (see breakable())
   subtitle_ = new QLabel(page);
   subtitle_->setForegroundRole(QPalette::PlaceholderText);
-  subtitle_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   subtitle_->setWordWrap(true);
   status_ = new QLabel(page);
   status_->setMargin(3);
@@ -78,9 +93,10 @@ ActorInspector::ActorInspector(ActorSelection* selection, ActorControl* control,
     selection_->select(parseActorId(href.mid(QStringLiteral("actor:").size())));
   });
 
-  auto* tileRow = new QGridLayout;
-  tileRow->setHorizontalSpacing(12);
-  tileRow->setVerticalSpacing(0);
+  // The four figures side by side, or two by two when the dock is narrow (arrangeTiles()).
+  tileGrid_ = new QGridLayout;
+  tileGrid_->setHorizontalSpacing(12);
+  tileGrid_->setVerticalSpacing(0);
   const char* captions[4] = {"messages/s", "handled", "in mailbox", "sent"};
   for (int i = 0; i < 4; ++i) {
     tiles_[i] = new QLabel(page);
@@ -90,14 +106,12 @@ ActorInspector::ActorInspector(ActorSelection* selection, ActorControl* control,
     tiles_[i]->setFont(f);
     tileCaptions_[i] = new QLabel(QString::fromLatin1(captions[i]), page);
     tileCaptions_[i]->setForegroundRole(QPalette::PlaceholderText);
-    tileRow->addWidget(tiles_[i], 0, i);
-    tileRow->addWidget(tileCaptions_[i], 1, i);
   }
 
   mailboxLine_ = new Sparkline(page);
-  mailboxLine_->setTitle(QStringLiteral("Mailbox depth, last 12 s"));
+  mailboxLine_->setTitle(QStringLiteral("Mailbox, last 12 s"));
   rateLine_ = new Sparkline(page);
-  rateLine_->setTitle(QStringLiteral("Messages handled per second"));
+  rateLine_->setTitle(QStringLiteral("Handled per second"));
   rateLine_->setToolTip(QStringLiteral("A trailing average over 0.5 s of the exact counters, for the last 12 s"));
   rateLine_->setFormatter(+[](double v) { return formatRate(v); });
   timingNote_ = new QLabel(page);
@@ -120,17 +134,19 @@ ActorInspector::ActorInspector(ActorSelection* selection, ActorControl* control,
     selection_->select(parseActorId(href.mid(QStringLiteral("actor:").size())));
   });
 
+  // The name has a line of its own; the status, the id, the type and the host go under it.
   auto* header = new QHBoxLayout;
-  header->addWidget(title_, 1);
+  header->setSpacing(8);
   header->addWidget(status_, 0, Qt::AlignTop);
+  header->addWidget(subtitle_, 1);
 
   auto* v = new QVBoxLayout(page);
   v->setContentsMargins(10, 8, 10, 10);
   v->setSpacing(6);
+  v->addWidget(title_);
   v->addLayout(header);
-  v->addWidget(subtitle_);
   v->addWidget(rule(page));
-  v->addLayout(tileRow);
+  v->addLayout(tileGrid_);
   v->addWidget(rule(page));
   v->addWidget(facts_);
   v->addWidget(rule(page));
@@ -149,6 +165,36 @@ ActorInspector::ActorInspector(ActorSelection* selection, ActorControl* control,
   outer->addWidget(stack_);
 
   connect(selection_, &ActorSelection::changed, this, [this] { refresh(); });
+  page_ = page;
+  page->installEventFilter(this);
+  arrangeTiles();
+}
+
+bool ActorInspector::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == page_ && event->type() == QEvent::Resize) arrangeTiles();
+  return QWidget::eventFilter(watched, event);
+}
+
+void ActorInspector::arrangeTiles() {
+  // One row of four when the page is wide enough for the widest figures, else two rows of two.
+  int widest = 0;
+  for (int i = 0; i < 4; ++i)
+    widest = std::max({widest, tiles_[i]->fontMetrics().horizontalAdvance(QStringLiteral("888.8k/s")),
+                       tileCaptions_[i]->sizeHint().width()});
+  const int room = page_->width() - 20;
+  const int columns = room >= 4 * widest + 3 * tileGrid_->horizontalSpacing() ? 4 : 2;
+  if (columns == tileColumns_) return;
+  tileColumns_ = columns;
+  for (int i = 0; i < 4; ++i) {
+    tileGrid_->removeWidget(tiles_[i]);
+    tileGrid_->removeWidget(tileCaptions_[i]);
+  }
+  for (int i = 0; i < 4; ++i) {
+    const int row = 2 * (i / columns);
+    tileGrid_->addWidget(tiles_[i], row, i % columns);
+    tileGrid_->addWidget(tileCaptions_[i], row + 1, i % columns);
+  }
+  tileGrid_->setVerticalSpacing(columns == 2 ? 2 : 0);
 }
 
 void ActorInspector::setTimingNote(const QString& note) {
@@ -192,16 +238,19 @@ void ActorInspector::refresh() {
 
 QString ActorInspector::link(const ActorDetails::Link& l) const {
   return QStringLiteral("<span style='color:%1'>●</span> <a href='actor:%2'>%3</a> <span style='color:%4'>%2</span>")
-      .arg(healthColor(l.health, palette()).name(), formatActorId(l.id), QString::fromStdString(l.name).toHtmlEscaped(),
-           palette().color(QPalette::PlaceholderText).name());
+      .arg(healthColor(l.health, palette()).name(), formatActorId(l.id),
+           breakable(QString::fromStdString(l.name).toHtmlEscaped()), palette().color(QPalette::PlaceholderText).name());
 }
 
 void ActorInspector::render(const ActorDetails& d) {
   const QPalette pal = palette();
-  title_->setText(QString::fromStdString(d.name));
+  title_->setText(breakable(QString::fromStdString(d.name)));
+  title_->setToolTip(QString::fromStdString(d.name));
   subtitle_->setText(QStringLiteral("%1  ·  %2  ·  host %3")
-                         .arg(formatActorId(d.id), QString::fromStdString(d.type))
+                         .arg(formatActorId(d.id), QString::fromStdString(shortTypeName(d.type)))
                          .arg(formatHost(d.thread)));
+  subtitle_->setToolTip(QStringLiteral("id %1, type %2, runtime host %3")
+                            .arg(formatActorId(d.id), QString::fromStdString(d.type), formatHost(d.thread)));
   const QColor sc = healthColor(d.health, pal);
   status_->setText(healthText(d.health));
   const QString sheet = QStringLiteral("QLabel { color: %1; background: %2; border: 1px solid %1; border-radius: 4px; "
@@ -268,16 +317,21 @@ void ActorInspector::render(const ActorDetails& d) {
     row(QStringLiteral("Timers"), t.join(QStringLiteral("<br>")));
   }
   row(QStringLiteral("Spawned"), formatSince(d.spawned, d.origin));
-  if (d.handled > 0 && d.handlingTotal > Duration::zero()) {
-    if (d.timed >= d.handled) {
-      row(QStringLiteral("Busy"), QStringLiteral("%1 handling, %2 queued in total")
-                                      .arg(formatDuration(d.handlingTotal), formatDuration(d.queueTotal)));
-    } else {  // only sampled messages were timed: the totals are theirs, not the actor's
-      row(QStringLiteral("Busy"), QStringLiteral("%1 handling, %2 queued over the %3 timed messages of %4")
-                                      .arg(formatDuration(d.handlingTotal), formatDuration(d.queueTotal))
-                                      .arg(d.timed)
-                                      .arg(d.handled));
-    }
+  if (d.timed > 0) {
+    // Per message: a sum of queue times over thousands of messages reads as a span of time, and
+    // is none. The mean is exact (the sums over their count); p99 comes from the histogram.
+    auto perMessage = [](Duration mean, const observe::LogHistogram& h) {
+      QString text = QStringLiteral("mean %1").arg(figure(formatDuration(mean)));
+      if (!h.empty()) text += QStringLiteral(", p99 %1").arg(figure(formatNanos(h.percentile(99))));
+      return text;
+    };
+    row(QStringLiteral("Queued"), perMessage(d.queueMean, d.queue));
+    row(QStringLiteral("Handling"), perMessage(d.handlingMean, d.handling) +
+                                        QStringLiteral("<br><span style='color:%1'>%2 in all</span>")
+                                            .arg(muted, figure(formatDuration(d.handlingTotal))));
+    row(QStringLiteral("Timed"), d.timed >= d.handled
+                                     ? QStringLiteral("every message (%1)").arg(d.timed)
+                                     : QStringLiteral("%1 of %2 messages (a sample)").arg(d.timed).arg(d.handled));
   }
   html += QStringLiteral("</table>");
   facts_->setText(html);

@@ -11,6 +11,7 @@
 
 #include <optional>
 
+class QGridLayout;
 class QLabel;
 class QScrollArea;
 class QStackedWidget;
@@ -37,9 +38,12 @@ class ActorInspector : public QWidget, public StateView {
 
  protected:
   void changeEvent(QEvent* event) override;
+  bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
   void refresh();
+  /// Puts the four figures in one row, or in two rows when the page is too narrow for one.
+  void arrangeTiles();
   void render(const ActorDetails& d);
   QString link(const ActorDetails::Link& l) const;
 
@@ -54,6 +58,9 @@ class ActorInspector : public QWidget, public StateView {
   QLabel* subtitle_;
   QLabel* status_;
   QLabel* facts_;
+  QWidget* page_ = nullptr;
+  QGridLayout* tileGrid_ = nullptr;
+  int tileColumns_ = 0;
   QLabel* tiles_[4];
   QLabel* tileCaptions_[4];
   Sparkline* mailboxLine_;
