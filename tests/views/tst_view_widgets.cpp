@@ -15,11 +15,15 @@
 #include "warnings/warnings_view.hpp"
 
 #include <QChart>
+#include <QCoreApplication>
+#include <QLabel>
+#include <QScrollArea>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
 
 #include <cmath>
+#include <map>
 
 using namespace views_test;
 namespace v = actorscope::views;
@@ -133,6 +137,142 @@ class TestViewWidgets : public QObject {
     QCOMPARE(gone.label, QStringLiteral("1 failed"));
     QVERIFY(nodes[0].flashing);  // the supervisor of a child that just failed
     QVERIFY(!graph.grab().isNull());
+  }
+
+  void the_graph_says_how_the_children_that_just_exited_ended() {
+    ScriptedState s;
+    s.spawn(1, 0, "pipeline");
+    for (std::uint64_t pid = 2; pid < 8; ++pid) s.spawn(pid, 1, "stage-" + std::to_string(pid));
+    v::ActorSelection selection;
+    v::SupervisionGraphCanvas graph(&selection, nullptr);
+    graph.resize(800, 600);
+    for (std::uint64_t pid = 2; pid < 8; ++pid) s.kill(pid);
+    graph.setState(s.state);
+    QCOMPARE(graph.nodes().back().label, QStringLiteral("6 killed"));
+    QCOMPARE(graph.nodes().back().health, v::Health::killed);
+    QVERIFY(!graph.nodes().back().flashing);  // nothing failed
+
+    ScriptedState mixed;
+    mixed.spawn(1, 0, "team");
+    for (std::uint64_t pid = 2; pid < 6; ++pid) mixed.spawn(pid, 1, "worker-" + std::to_string(pid));
+    mixed.fail(2, "boom");
+    mixed.kill(3);
+    mixed.kill(4);
+    mixed.stop(5);
+    graph.clear();
+    graph.setState(mixed.state);
+    QCOMPARE(graph.nodes().back().label, QStringLiteral("1 failed, 2 killed, 1 stopped"));
+    QCOMPARE(graph.nodes().back().health, v::Health::failed);
+    // The node is as wide as its label: nothing is cut off.
+    const QFontMetricsF bold([&] {
+      QFont f = graph.font();
+      f.setBold(true);
+      return f;
+    }());
+    QVERIFY(graph.nodeRect(graph.nodes().back()).width() > bold.horizontalAdvance(graph.nodes().back().label) + 14);
+  }
+
+  void an_actor_keeps_its_place_in_the_graph_while_it_lives() {
+    ScriptedState s;
+    s.spawn(1, 0, "supervisor");
+    s.spawn(2, 1, "team-a");
+    s.spawn(3, 1, "team-b");
+    for (std::uint64_t pid = 10; pid < 14; ++pid) s.spawn(pid, 2, "team-a/worker-" + std::to_string(pid - 9));
+    for (std::uint64_t pid = 20; pid < 24; ++pid) s.spawn(pid, 3, "team-b/worker-" + std::to_string(pid - 19));
+    v::ActorSelection selection;
+    v::SupervisionGraphCanvas graph(&selection, nullptr);
+    graph.resize(900, 700);
+    graph.setState(s.state);
+    auto places = [&] {
+      std::map<std::uint64_t, QRectF> out;
+      for (const auto& n : graph.nodes())
+        if (!n.aggregate) out[n.id.pid] = graph.nodeRect(n);
+      return out;
+    };
+    const auto before = places();
+    QCOMPARE(before.size(), 11u);
+
+    std::uint64_t next = 30;
+    for (int round = 0; round < 6; ++round) {
+      // A worker of team-a fails and team-a replaces it; rates move; the selection moves; a
+      // worker of team-b stops for good. Every actor still alive stays where it was drawn.
+      const std::uint64_t victim = round == 0 ? 11 : next - 1;  // the worker-2 of the moment
+      s.advance(100ms);
+      s.fail(victim, "job failed");
+      s.spawn(next++, 2, "team-a/worker-2");
+      for (std::uint64_t pid : {10, 12, 20, 21}) s.stats(pid, 10 + static_cast<std::uint64_t>(round) * 7, 0);
+      if (round == 3) s.stop(22, "done");
+      selection.select(id(round % 2 == 0 ? 20 : 12));
+      graph.setState(s.state);
+      const auto now = places();
+      for (const auto& [pid, rect] : before) {
+        const auto* a = s.state.actor(id(pid));
+        if (a == nullptr || !a->alive()) continue;
+        QVERIFY2(now.count(pid) == 1, qPrintable(QStringLiteral("actor %1 is drawn").arg(pid)));
+        QVERIFY2(now.at(pid) == rect, qPrintable(QStringLiteral("round %1: actor %2 moved").arg(round).arg(pid)));
+      }
+      // The replacement takes the place of the worker it replaces.
+      QCOMPARE(now.at(next - 1), before.at(11));
+    }
+  }
+
+  void the_inspector_shows_queue_time_per_message_not_a_sum_that_reads_as_wall_time() {
+    // 1,000 messages that waited 1.648 s each: 27 min 28 s summed, in a run of a few seconds.
+    ScriptedState s;
+    s.spawn(1, 0, "enrich");
+    s.advance(100ms);
+    obs::StatsSample sample;
+    sample.end = s.now;
+    sample.actor = id(1);
+    sample.handled = 1000;
+    sample.timed = 1000;
+    sample.queue_time = 1648s;
+    sample.handling_time = 450ms;
+    s.state.apply(sample);
+    v::ActorSelection selection;
+    selection.select(id(1));
+    v::ActorInspector inspector(&selection, nullptr);
+    inspector.resize(300, 700);
+    inspector.show();
+    inspector.setState(s.state);
+    QString text;
+    for (const QLabel* l : inspector.findChildren<QLabel*>()) text += l->text() + QLatin1Char('\n');
+    text.replace(QStringLiteral("&nbsp;"), QStringLiteral(" "));
+    QVERIFY2(!text.contains(QStringLiteral("27 min")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("mean 1.65 s")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("mean 450 µs")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("every message (1000)")), qPrintable(text));
+  }
+
+  void the_inspector_fits_a_narrow_dock_without_cutting_anything_off() {
+    ScriptedState s;
+    s.spawn(1, 0, "supervisor");
+    s.spawn(2, 1, "supervisor/metronome-33ms-delay-and-then-some", "actorscope::scenarios::(anonymous namespace)::Metronome");
+    for (int i = 0; i < 50; ++i) s.message(1, 2, "demo::Tick", 1500us, 1200us);
+    s.advance(100ms);
+    s.stats(2, 754, 3);
+    v::ActorSelection selection;
+    selection.select(id(2));
+    v::ActorInspector inspector(&selection, nullptr);
+    inspector.resize(250, 900);
+    inspector.show();
+    inspector.setState(s.state);
+    QCoreApplication::processEvents();
+    auto* scroll = inspector.findChild<QScrollArea*>();
+    QVERIFY(scroll != nullptr);
+    const int room = scroll->viewport()->width();
+    QVERIFY2(scroll->widget()->width() <= room,
+             qPrintable(QStringLiteral("the page is %1 px wide in %2 px").arg(scroll->widget()->width()).arg(room)));
+    for (const QWidget* w : scroll->widget()->findChildren<QWidget*>()) {
+      if (!w->isVisible()) continue;
+      const QRect r(w->mapTo(scroll->widget(), QPoint(0, 0)), w->size());
+      QVERIFY2(r.right() < room, qPrintable(QStringLiteral("%1 ends at %2 of %3: %4")
+                                                .arg(QString::fromLatin1(w->metaObject()->className()))
+                                                .arg(r.right())
+                                                .arg(room)
+                                                .arg(qobject_cast<const QLabel*>(w) ? qobject_cast<const QLabel*>(w)->text()
+                                                                                    : QString())));
+    }
   }
 
   void the_flow_chart_and_the_inspector_render_a_scripted_conversation() {

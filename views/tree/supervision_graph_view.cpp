@@ -15,6 +15,7 @@
 #include <QPainter>
 #include <QPainterPath>
 #include <QScrollBar>
+#include <QStringList>
 #include <QToolButton>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -29,8 +30,8 @@ namespace {
 constexpr double kMargin = 20;
 constexpr double kHGap = 44;
 constexpr double kVGap = 8;
-constexpr auto kFlashFor = std::chrono::milliseconds(2500);
 constexpr double kMinAutoZoom = 0.8;
+constexpr double kBadgeRoom = 48;  // a mailbox badge, right of the label
 
 }  // namespace
 
@@ -46,16 +47,15 @@ SupervisionGraphCanvas::SupervisionGraphCanvas(ActorSelection* selection, ActorC
     viewport()->update();
   });
   connect(selection_, &ActorSelection::changed, this, [this](ActorId id) {
-    for (std::size_t i = 0; i < nodes_.size(); ++i)
-      if (nodes_[i].id == id && !nodes_[i].aggregate) ensureVisible(static_cast<int>(i));
+    if (const int i = layout_.indexOf(id); i >= 0) ensureVisible(i);
     viewport()->update();
   });
 }
 
 void SupervisionGraphCanvas::clear() {
-  nodes_.clear();
-  maxDepth_ = 0;
-  height_ = 0;
+  layout_.clear();
+  columnWidth_.clear();
+  columnX_.clear();
   userZoomed_ = false;
   zoom_ = 1.0;
   flash_.stop();
@@ -63,132 +63,41 @@ void SupervisionGraphCanvas::clear() {
   viewport()->update();
 }
 
-int SupervisionGraphCanvas::addSubtree(const observe::SystemState& state, const observe::ActorRecord& a, int parent,
-                                       int depth, double& nextY) {
-  const TimePoint now = state.time();
-  Node n;
-  n.id = a.id;
-  n.label = QString::fromStdString(nameUnder(a, a.parent.is_valid() ? state.actor(a.parent) : nullptr));
-  n.health = healthOf(a);
-  n.mailbox = a.alive() ? a.mailbox_depth : 0;
-  n.flashing = failedRecently(a, now, kFlashFor) || recentChildFailures(a, now, std::chrono::seconds(1)) > 0;
-  const double rate = messagesPerSecond(state, a);
-  n.detail = formatActorId(a.id) + QStringLiteral("  ·  ") +
-             (a.alive() ? formatRate(rate) : healthText(n.health));
-  n.search = (QString::fromStdString(a.name) + QLatin1Char(' ') + QString::fromStdString(a.type_name) +
-              QLatin1Char(' ') + formatActorId(a.id))
-                 .toLower();
-  n.parent = parent;
-  n.depth = depth;
-  maxDepth_ = std::max(maxDepth_, depth);
-  const int self = static_cast<int>(nodes_.size());
-  nodes_.push_back(n);
-
-  // The drawing is about the live structure. Children that exited lately are folded into one node
-  // per supervisor that flashes when they failed (a restarting supervisor would otherwise fill the
-  // view with corpses); the tree and the table list them one by one. "Show stopped" draws them all.
-  std::vector<const observe::ActorRecord*> kids;
-  std::size_t exitedFailed = 0, exitedOther = 0;
-  for (ActorId c : a.children) {
-    const observe::ActorRecord* r = state.actor(c);
-    if (r == nullptr || r->parent != a.id) continue;
-    if (showStopped_ || r->alive()) {
-      kids.push_back(r);
-    } else if (now - r->stopped <= kFlashFor) {
-      ++(r->exit_kind == ExitKind::failed ? exitedFailed : exitedOther);
-    }
-  }
-  std::vector<const observe::ActorRecord*> chosen = kids;
-  std::size_t hidden = 0, hiddenAlive = 0, hiddenFailed = 0;
-  if (kids.size() > static_cast<std::size_t>(kMaxChildrenShown)) {
-    // Keep the selected actor and the ones that are failing in view, then the first in link order.
-    const std::size_t room = kMaxChildrenShown - 1;
-    std::vector<bool> keep(kids.size(), false);
-    std::size_t kept = 0;
-    for (std::size_t i = 0; i < kids.size() && kept < room; ++i)
-      if (kids[i]->id == selection_->current() || failedRecently(*kids[i], now, kFlashFor)) keep[i] = true, ++kept;
-    for (std::size_t i = 0; i < kids.size() && kept < room; ++i)
-      if (!keep[i]) keep[i] = true, ++kept;
-    chosen.clear();
-    for (std::size_t i = 0; i < kids.size(); ++i) {
-      if (keep[i]) {
-        chosen.push_back(kids[i]);
-      } else {
-        ++hidden;
-        if (kids[i]->alive()) ++hiddenAlive;
-        if (kids[i]->exit_kind == ExitKind::failed) ++hiddenFailed;
-      }
-    }
-  }
-  const std::size_t exited = exitedFailed + exitedOther;
-  if (chosen.empty() && hidden == 0 && exited == 0) {
-    nodes_[static_cast<std::size_t>(self)].y = nextY;
-    nextY += kNodeH + kVGap;
-    return self;
-  }
-  double firstY = -1, lastY = 0;
-  for (const observe::ActorRecord* c : chosen) {
-    const int ci = addSubtree(state, *c, self, depth + 1, nextY);
-    const double cy = nodes_[static_cast<std::size_t>(ci)].y;
-    if (firstY < 0) firstY = cy;
-    lastY = cy;
-  }
-  if (hidden > 0) {
-    Node agg;
-    agg.aggregate = true;
-    agg.hidden = hidden;
-    agg.hiddenAlive = hiddenAlive;
-    agg.hiddenFailed = hiddenFailed;
-    agg.label = QStringLiteral("+ %1 more").arg(hidden);
-    agg.detail = QStringLiteral("%1 alive").arg(hiddenAlive) +
-                 (hiddenFailed ? QStringLiteral(" · %1 failed").arg(hiddenFailed) : QString());
-    agg.health = hiddenAlive > 0 ? Health::running : Health::stopped;
-    agg.parent = self;
-    agg.depth = depth + 1;
-    agg.y = nextY;
-    maxDepth_ = std::max(maxDepth_, depth + 1);
-    nextY += kNodeH + kVGap;
-    if (firstY < 0) firstY = agg.y;
-    lastY = agg.y;
-    nodes_.push_back(agg);
-  }
-  if (exited > 0) {
-    Node gone;
-    gone.aggregate = true;
-    gone.exits = true;
-    gone.hidden = exited;
-    gone.hiddenFailed = exitedFailed;
-    gone.label = exitedFailed > 0 ? QStringLiteral("%1 failed").arg(exitedFailed) : QStringLiteral("%1 stopped").arg(exited);
-    if (exitedFailed > 0 && exitedOther > 0) gone.label += QStringLiteral(", %1 stopped").arg(exitedOther);
-    gone.detail = QStringLiteral("in the last %1 s").arg(std::chrono::duration<double>(kFlashFor).count(), 0, 'f', 1);
-    gone.health = exitedFailed > 0 ? Health::failed : Health::stopped;
-    gone.flashing = exitedFailed > 0;
-    gone.parent = self;
-    gone.depth = depth + 1;
-    gone.y = nextY;
-    maxDepth_ = std::max(maxDepth_, depth + 1);
-    nextY += kNodeH + kVGap;
-    if (firstY < 0) firstY = gone.y;
-    lastY = gone.y;
-    nodes_.push_back(gone);
-  }
-  nodes_[static_cast<std::size_t>(self)].y = (firstY + lastY) / 2;
-  return self;
+QFont SupervisionGraphCanvas::labelFont() const {
+  QFont bold = font();
+  bold.setBold(true);
+  return bold;
 }
 
-void SupervisionGraphCanvas::layout(const observe::SystemState& state) {
-  nodes_.clear();
-  maxDepth_ = 0;
-  double nextY = 0;
-  const TimePoint now = state.time();
-  for (ActorId root : state.roots()) {
-    const observe::ActorRecord* r = state.actor(root);
-    bool anyShown = showStopped_ || r->alive() || now - r->stopped <= kFlashFor;
-    for (ActorId c : r->children)
-      if (const auto* cr = state.actor(c); cr && cr->alive()) anyShown = true;
-    if (anyShown) addSubtree(state, *r, -1, 0, nextY);
+QFont SupervisionGraphCanvas::detailFont() const {
+  QFont small = font();
+  small.setPointSizeF(font().pointSizeF() * 0.86);
+  return small;
+}
+
+void SupervisionGraphCanvas::fitColumns() {
+  const QFontMetricsF bold(labelFont());
+  const QFontMetricsF small(detailFont());
+  const int depth = layout_.nodes().empty() ? -1 : layout_.maxDepth();
+  if (static_cast<int>(columnWidth_.size()) < depth + 1) columnWidth_.resize(static_cast<std::size_t>(depth + 1), kNodeMinW);
+  for (const Node& n : layout_.nodes()) {
+    // The bar on the left, the padding, the label (and a badge beside it), or the detail line.
+    const double need = 22 + std::max(bold.horizontalAdvance(n.label) + (n.mailbox > 0 ? kBadgeRoom : 0),
+                                      small.horizontalAdvance(n.detail));
+    double& w = columnWidth_[static_cast<std::size_t>(n.depth)];
+    w = std::max(w, std::min(kNodeMaxW, std::ceil(need)));
   }
-  height_ = nextY > 0 ? nextY - kVGap : 0;
+  columnX_.assign(columnWidth_.size(), kMargin);
+  for (std::size_t d = 1; d < columnWidth_.size(); ++d) columnX_[d] = columnX_[d - 1] + columnWidth_[d - 1] + kHGap;
+}
+
+void SupervisionGraphCanvas::changeEvent(QEvent* e) {
+  QAbstractScrollArea::changeEvent(e);
+  if (e->type() == QEvent::FontChange) {
+    columnWidth_.clear();
+    fitColumns();
+    updateScrollBars();
+  }
 }
 
 void SupervisionGraphCanvas::autoFit() {
@@ -207,9 +116,10 @@ QPointF SupervisionGraphCanvas::origin() const {
 }
 
 void SupervisionGraphCanvas::setState(const observe::SystemState& state) {
-  layout(state);
+  layout_.update(state, {.showStopped = showStopped_, .selected = selection_->current()});
+  fitColumns();
   autoFit();
-  const bool anyFlash = std::any_of(nodes_.begin(), nodes_.end(), [](const Node& n) { return n.flashing; });
+  const bool anyFlash = std::any_of(nodes().begin(), nodes().end(), [](const Node& n) { return n.flashing; });
   if (anyFlash && !flash_.isActive()) flash_.start();
   if (!anyFlash) flash_.stop();
   updateScrollBars();
@@ -220,24 +130,25 @@ void SupervisionGraphCanvas::setState(const observe::SystemState& state) {
 void SupervisionGraphCanvas::setSearch(const QString& text) {
   search_ = text.trimmed().toLower();
   int matches = 0;
-  int first = -1;
   if (!search_.isEmpty())
-    for (std::size_t i = 0; i < nodes_.size(); ++i)
-      if (!nodes_[i].aggregate && nodes_[i].search.contains(search_)) {
-        if (first < 0) first = static_cast<int>(i);
-        ++matches;
-      }
+    for (const Node& n : nodes())
+      if (!n.aggregate && n.search.contains(search_)) ++matches;
   emit searchMatches(search_.isEmpty() ? -1 : matches);
   viewport()->update();
 }
 
 QRectF SupervisionGraphCanvas::nodeRect(const Node& n) const {
-  return {kMargin + n.depth * (kNodeW + kHGap), kMargin + n.y, kNodeW, kNodeH};
+  const auto d = static_cast<std::size_t>(n.depth);
+  const double x = d < columnX_.size() ? columnX_[d] : kMargin + n.depth * (kNodeMinW + kHGap);
+  const double w = d < columnWidth_.size() ? columnWidth_[d] : kNodeMinW;
+  return {x, kMargin + n.row * (kNodeH + kVGap), w, kNodeH};
 }
 
 QSizeF SupervisionGraphCanvas::contentSize() const {
-  // Room at the bottom for the legend, so that it never hides the last node.
-  return {2 * kMargin + (maxDepth_ + 1) * (kNodeW + kHGap) - kHGap, 2 * kMargin + height_ + 28};
+  if (nodes().empty()) return {};
+  const double width = columnX_.empty() ? 0 : columnX_.back() + columnWidth_.back() + kMargin;
+  const double height = 2 * kMargin + layout_.rowCount() * (kNodeH + kVGap) - kVGap;
+  return {width, height};
 }
 
 void SupervisionGraphCanvas::updateScrollBars() {
@@ -266,13 +177,13 @@ QPointF SupervisionGraphCanvas::toScene(const QPoint& p) const {
 
 int SupervisionGraphCanvas::nodeAt(const QPoint& viewportPos) const {
   const QPointF s = toScene(viewportPos);
-  for (std::size_t i = 0; i < nodes_.size(); ++i)
-    if (nodeRect(nodes_[i]).contains(s)) return static_cast<int>(i);
+  for (std::size_t i = 0; i < nodes().size(); ++i)
+    if (nodeRect(nodes()[i]).contains(s)) return static_cast<int>(i);
   return -1;
 }
 
 void SupervisionGraphCanvas::ensureVisible(int node) {
-  const QRectF r = nodeRect(nodes_[static_cast<std::size_t>(node)]);
+  const QRectF r = nodeRect(nodes()[static_cast<std::size_t>(node)]);
   const QRectF vr(toScene(QPoint(0, 0)), QSizeF(viewport()->size()) / zoom_);
   if (vr.contains(r)) return;
   horizontalScrollBar()->setValue(static_cast<int>((r.center().x() - vr.width() / 2) * zoom_));
@@ -296,25 +207,24 @@ void SupervisionGraphCanvas::paintEvent(QPaintEvent*) {
   QPainter p(viewport());
   p.setRenderHint(QPainter::Antialiasing);
   const QPalette& pal = palette();
-  if (nodes_.empty()) {
+  if (nodes().empty()) {
     p.setPen(pal.color(QPalette::PlaceholderText));
     p.drawText(viewport()->rect(), Qt::AlignCenter, QStringLiteral("No actors yet"));
     return;
   }
-  p.save();
   p.translate(origin() - QPointF(horizontalScrollBar()->value(), verticalScrollBar()->value()));
   p.scale(zoom_, zoom_);
-  const QRectF visible = QRectF(toScene(QPoint(0, 0)), QSizeF(viewport()->size()) / zoom_).adjusted(-kNodeW, -kNodeH, 0, 0);
+  const QRectF visible = QRectF(toScene(QPoint(0, 0)), QSizeF(viewport()->size()) / zoom_).adjusted(-kNodeMaxW, -kNodeH, 0, 0);
 
   // Edges first, under the nodes.
   QColor edge = pal.color(QPalette::Text);
   edge.setAlphaF(0.28f);
   p.setPen(QPen(edge, 1.2));
   p.setBrush(Qt::NoBrush);
-  for (const Node& n : nodes_) {
+  for (const Node& n : nodes()) {
     if (n.parent < 0) continue;
     const QRectF c = nodeRect(n);
-    const QRectF pr = nodeRect(nodes_[static_cast<std::size_t>(n.parent)]);
+    const QRectF pr = nodeRect(nodes()[static_cast<std::size_t>(n.parent)]);
     if (!visible.intersects(c.united(pr))) continue;
     const QPointF a(pr.right(), pr.center().y());
     const QPointF b(c.left(), c.center().y());
@@ -325,14 +235,13 @@ void SupervisionGraphCanvas::paintEvent(QPaintEvent*) {
 
   const bool searching = !search_.isEmpty();
   const ActorId selected = selection_->current();
-  QFont bold = font();
-  bold.setBold(true);
-  QFont small = font();
-  small.setPointSizeF(font().pointSizeF() * 0.86);
+  const QFont bold = labelFont();
+  const QFont small = detailFont();
   const QFontMetricsF fmBold(bold);
+  const QFontMetricsF fmSmall(small);
   const double pulse = 0.5 + 0.5 * std::sin(flashPhase_ * 0.45);
 
-  for (const Node& n : nodes_) {
+  for (const Node& n : nodes()) {
     const QRectF r = nodeRect(n);
     if (!visible.intersects(r)) continue;
     const bool match = searching && !n.aggregate && n.search.contains(search_);
@@ -369,19 +278,18 @@ void SupervisionGraphCanvas::paintEvent(QPaintEvent*) {
     const QRectF text = r.adjusted(14, 3, -8, -3);
     p.setFont(bold);
     p.setPen(pal.color(QPalette::Text));
-    const double badgeRoom = n.mailbox > 0 ? 44 : 0;
+    const double badgeRoom = n.mailbox > 0 ? kBadgeRoom : 0;
     p.drawText(QRectF(text.left(), text.top(), text.width() - badgeRoom, text.height() / 2),
                Qt::AlignLeft | Qt::AlignVCenter, fmBold.elidedText(n.label, Qt::ElideRight, text.width() - badgeRoom));
     p.setFont(small);
     p.setPen(pal.color(QPalette::PlaceholderText));
     p.drawText(QRectF(text.left(), text.center().y(), text.width(), text.height() / 2), Qt::AlignLeft | Qt::AlignVCenter,
-               n.detail);
+               fmSmall.elidedText(n.detail, Qt::ElideRight, text.width()));
     if (n.mailbox > 0) {
       // Mailbox badge: a pill whose colour moves from neutral to amber to red with the depth.
       const QString t = formatCount(static_cast<double>(n.mailbox));
-      const QFontMetricsF fm(small);
-      const double w = std::max(22.0, fm.horizontalAdvance(t) + 12);
-      const QRectF badge(r.right() - w - 6, r.top() + 5, w, fm.height() + 2);
+      const double w = std::max(22.0, fmSmall.horizontalAdvance(t) + 12);
+      const QRectF badge(r.right() - w - 6, r.top() + 5, w, fmSmall.height() + 2);
       const QColor bc = n.mailbox < 16 ? pal.color(QPalette::Mid) : mailboxColor(n.mailbox, pal);
       p.setPen(Qt::NoPen);
       p.setBrush(bc);
@@ -390,35 +298,43 @@ void SupervisionGraphCanvas::paintEvent(QPaintEvent*) {
       p.drawText(badge, Qt::AlignCenter, t);
     }
   }
-  p.setOpacity(1.0);
-  p.restore();
-  paintLegend(p);
 }
 
-void SupervisionGraphCanvas::paintLegend(QPainter& p) {
-  // The status colours, in a small key at the bottom left that stays put while the tree scrolls.
+// -----------------------------------------------------------------------------------------------
+
+namespace {
+constexpr Health kLegend[] = {Health::running, Health::starting, Health::draining,
+                              Health::stopped, Health::failed,   Health::killed};
+}
+
+StatusLegend::StatusLegend(QWidget* parent) : QWidget(parent) {
+  setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+  setToolTip(QStringLiteral("Node colours: where each actor is in its life, or how it ended"));
+}
+
+QSize StatusLegend::sizeHint() const {
+  const QFontMetrics fm(font());
+  int w = 0;
+  for (Health h : kLegend) w += 16 + fm.horizontalAdvance(healthText(h)) + 10;
+  return {w, fm.height() + 6};
+}
+
+QSize StatusLegend::minimumSizeHint() const { return {0, sizeHint().height()}; }
+
+void StatusLegend::paintEvent(QPaintEvent*) {
+  QPainter p(this);
+  p.setRenderHint(QPainter::Antialiasing);
   const QPalette& pal = palette();
-  QFont small = font();
-  small.setPointSizeF(font().pointSizeF() * 0.86);
-  p.setFont(small);
-  const QFontMetricsF fm(small);
-  const Health shown[] = {Health::running, Health::starting, Health::draining, Health::stopped, Health::failed, Health::killed};
-  double w = 10;
-  for (Health h : shown) w += 16 + fm.horizontalAdvance(healthText(h)) + 10;
-  const QRectF box(8, viewport()->height() - fm.height() - 18, w, fm.height() + 10);
-  QColor bg = pal.color(QPalette::Window);
-  bg.setAlphaF(0.88f);
-  p.setPen(QPen(pal.color(QPalette::Mid), 1));
-  p.setBrush(bg);
-  p.drawRoundedRect(box, 5, 5);
-  double x = box.left() + 10;
-  for (Health h : shown) {
+  const QFontMetricsF fm(font());
+  double x = 4;
+  const double cy = height() / 2.0;
+  for (Health h : kLegend) {
     p.setPen(Qt::NoPen);
     p.setBrush(healthColor(h, pal));
-    p.drawEllipse(QPointF(x + 4, box.center().y()), 4, 4);
+    p.drawEllipse(QPointF(x + 4, cy), 4, 4);
     p.setPen(pal.color(QPalette::Text));
     const QString t = healthText(h);
-    p.drawText(QPointF(x + 12, box.center().y() + fm.ascent() / 2 - 1), t);
+    p.drawText(QPointF(x + 12, cy + fm.ascent() / 2 - 1), t);
     x += 16 + fm.horizontalAdvance(t) + 10;
   }
 }
@@ -426,8 +342,8 @@ void SupervisionGraphCanvas::paintLegend(QPainter& p) {
 void SupervisionGraphCanvas::mousePressEvent(QMouseEvent* e) {
   if (e->button() == Qt::LeftButton) {
     const int i = nodeAt(e->position().toPoint());
-    if (i >= 0 && !nodes_[static_cast<std::size_t>(i)].aggregate) {
-      selection_->select(nodes_[static_cast<std::size_t>(i)].id);
+    if (i >= 0 && !nodes()[static_cast<std::size_t>(i)].aggregate) {
+      selection_->select(nodes()[static_cast<std::size_t>(i)].id);
     } else {
       dragging_ = true;
       dragFrom_ = e->position().toPoint();
@@ -445,7 +361,7 @@ void SupervisionGraphCanvas::mouseMoveEvent(QMouseEvent* e) {
     verticalScrollBar()->setValue(verticalScrollBar()->value() - d.y());
   } else {
     const int i = nodeAt(e->position().toPoint());
-    viewport()->setCursor(i >= 0 && !nodes_[static_cast<std::size_t>(i)].aggregate ? Qt::PointingHandCursor
+    viewport()->setCursor(i >= 0 && !nodes()[static_cast<std::size_t>(i)].aggregate ? Qt::PointingHandCursor
                                                                                    : Qt::ArrowCursor);
   }
   QAbstractScrollArea::mouseMoveEvent(e);
@@ -470,8 +386,8 @@ void SupervisionGraphCanvas::wheelEvent(QWheelEvent* e) {
 }
 
 QMenu* SupervisionGraphCanvas::contextMenuFor(int node) {
-  if (node < 0 || node >= static_cast<int>(nodes_.size())) return nullptr;
-  const Node& n = nodes_[static_cast<std::size_t>(node)];
+  if (node < 0 || node >= static_cast<int>(nodes().size())) return nullptr;
+  const Node& n = nodes()[static_cast<std::size_t>(node)];
   if (n.aggregate) return nullptr;
   return makeActorMenu(this, n.id, n.label, selection_, control_);
 }
@@ -488,18 +404,26 @@ bool SupervisionGraphCanvas::viewportEvent(QEvent* e) {
       QToolTip::hideText();
       return true;
     }
-    const Node& n = nodes_[static_cast<std::size_t>(i)];
+    const Node& n = nodes()[static_cast<std::size_t>(i)];
     QString tip;
+    auto howTheyEnded = [&n] {
+      QStringList parts;
+      if (n.failed > 0) parts << QStringLiteral("%1 failed").arg(n.failed);
+      if (n.killed > 0) parts << QStringLiteral("%1 killed").arg(n.killed);
+      if (n.stopped > 0) parts << QStringLiteral("%1 stopped").arg(n.stopped);
+      return parts.join(QStringLiteral(", "));
+    };
     if (n.exits) {
-      tip = QStringLiteral("%1 children exited in the last %2 s (%3 failed).<br>The tree and the event log list them.")
+      tip = QStringLiteral("%1 children exited in the last %2 s: %3.<br>The tree and the event log list them.")
                 .arg(n.hidden)
-                .arg(std::chrono::duration<double>(kFlashFor).count(), 0, 'f', 1)
-                .arg(n.hiddenFailed);
+                .arg(std::chrono::duration<double>(SupervisionGraphLayout::kExitsShownFor).count(), 0, 'f', 1)
+                .arg(howTheyEnded());
     } else if (n.aggregate) {
-      tip = QStringLiteral("%1 more children: %2 alive, %3 failed.<br>The tree and the Actors table list them all.")
+      const QString ended = howTheyEnded();
+      tip = QStringLiteral("%1 more children: %2 alive%3.<br>The tree and the Actors table list them all.")
                 .arg(n.hidden)
                 .arg(n.hiddenAlive)
-                .arg(n.hiddenFailed);
+                .arg(ended.isEmpty() ? QString() : QStringLiteral(", ") + ended);
     } else {
       tip = QStringLiteral("<b>%1</b> %2<br>%3<br>mailbox %4")
                 .arg(n.label.toHtmlEscaped(), formatActorId(n.id), healthText(n.health))
@@ -549,6 +473,7 @@ SupervisionGraphView::SupervisionGraphView(ActorSelection* selection, ActorContr
   layout->setSpacing(4);
   layout->addLayout(tools);
   layout->addWidget(canvas_, 1);
+  layout->addWidget(new StatusLegend(this));
 
   connect(search_, &SearchField::searchChanged, canvas_, &SupervisionGraphCanvas::setSearch);
   connect(canvas_, &SupervisionGraphCanvas::searchMatches, matches, [matches](int n) {
@@ -571,6 +496,7 @@ void SupervisionGraphView::setState(const observe::SystemState& state) {
 void SupervisionGraphView::resetSession() {
   state_ = nullptr;
   canvas_->clear();
+  search_->clear();  // a highlight for the last session's actors means nothing in the next one
 }
 
 }  // namespace actorscope::views

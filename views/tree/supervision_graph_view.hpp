@@ -1,12 +1,14 @@
 // SupervisionGraphView: the supervision tree drawn as a graph, supervisors on the left and their
-// children to the right. Nodes are coloured by status, carry a mailbox-depth badge and flash red
-// for a few seconds after a failure; a supervisor with many children shows the first ones and one
-// aggregate node for the rest, so 10,000 actors still draw as a readable picture.
+// children to the right, each actor in a place it keeps while it lives (SupervisionGraphLayout).
+// Nodes are coloured by status, carry a mailbox-depth badge and flash red for a few seconds after
+// a failure; a supervisor with many children shows the first ones and one aggregate node for the
+// rest, so 10,000 actors still draw as a readable picture.
 #pragma once
 
 #include "common/actor_selection.hpp"
 #include "common/health.hpp"
 #include "common/state_view.hpp"
+#include "tree/supervision_graph_layout.hpp"
 
 #include <QAbstractScrollArea>
 #include <QTimer>
@@ -22,27 +24,11 @@ namespace actorscope::views {
 
 class SearchField;
 
-/// The drawing itself (a scroll area with zoom); SupervisionGraphView adds its tool row.
+/// The drawing itself (a scroll area with zoom); SupervisionGraphView adds its tool row and legend.
 class SupervisionGraphCanvas : public QAbstractScrollArea {
   Q_OBJECT
  public:
-  struct Node {
-    ActorId id{};
-    QString label;
-    QString detail;       ///< "0.42 · 1.2k/s"
-    Health health = Health::running;
-    std::uint64_t mailbox = 0;
-    bool flashing = false;
-    bool aggregate = false;  ///< stands for `hidden` more children
-    bool exits = false;      ///< aggregate of children that exited lately
-    std::size_t hidden = 0;
-    std::size_t hiddenAlive = 0;
-    std::size_t hiddenFailed = 0;
-    int parent = -1;  ///< index into nodes
-    int depth = 0;
-    double y = 0;
-    QString search;  ///< lower-case name, type and id
-  };
+  using Node = SupervisionGraphLayout::Node;
 
   SupervisionGraphCanvas(ActorSelection* selection, ActorControl* control, QWidget* parent = nullptr);
 
@@ -56,13 +42,16 @@ class SupervisionGraphCanvas : public QAbstractScrollArea {
   void setZoom(double zoom);
   double zoom() const noexcept { return zoom_; }
 
-  const std::vector<Node>& nodes() const noexcept { return nodes_; }
+  const std::vector<Node>& nodes() const noexcept { return layout_.nodes(); }
+  /// Where a node is drawn, in scene coordinates (before zoom and scrolling).
+  QRectF nodeRect(const Node& n) const;
   /// The node at a viewport position, or -1.
   int nodeAt(const QPoint& viewportPos) const;
   QMenu* contextMenuFor(int node);
 
-  static constexpr int kMaxChildrenShown = 12;
-  static constexpr double kNodeW = 156;
+  static constexpr int kMaxChildrenShown = SupervisionGraphLayout::kMaxChildrenShown;
+  static constexpr double kNodeMinW = 150;
+  static constexpr double kNodeMaxW = 300;
   static constexpr double kNodeH = 36;
 
  signals:
@@ -78,11 +67,12 @@ class SupervisionGraphCanvas : public QAbstractScrollArea {
   void contextMenuEvent(QContextMenuEvent*) override;
   bool viewportEvent(QEvent*) override;
   void scrollContentsBy(int dx, int dy) override;
+  void changeEvent(QEvent*) override;
 
  private:
-  void layout(const observe::SystemState& state);
-  int addSubtree(const observe::SystemState& state, const observe::ActorRecord& a, int parent, int depth, double& nextY);
-  QRectF nodeRect(const Node& n) const;
+  /// Widens the columns that a label no longer fits (they never narrow within a session, so that
+  /// nodes do not move sideways).
+  void fitColumns();
   QSizeF contentSize() const;
   void updateScrollBars();
   void ensureVisible(int node);
@@ -90,13 +80,14 @@ class SupervisionGraphCanvas : public QAbstractScrollArea {
   /// Where the scene's origin is in the viewport: a tree smaller than the view is centred.
   QPointF origin() const;
   void autoFit();
-  void paintLegend(QPainter& p);
+  QFont labelFont() const;
+  QFont detailFont() const;
 
   ActorSelection* selection_;
   ActorControl* control_;
-  std::vector<Node> nodes_;
-  int maxDepth_ = 0;
-  double height_ = 0;
+  SupervisionGraphLayout layout_;
+  std::vector<double> columnWidth_;  ///< per depth
+  std::vector<double> columnX_;
   bool showStopped_ = false;
   QString search_;
   double zoom_ = 1.0;
@@ -105,6 +96,18 @@ class SupervisionGraphCanvas : public QAbstractScrollArea {
   int flashPhase_ = 0;
   QPoint dragFrom_;
   bool dragging_ = false;
+};
+
+/// The key to the status colours, under the drawing (never over a node).
+class StatusLegend : public QWidget {
+  Q_OBJECT
+ public:
+  explicit StatusLegend(QWidget* parent = nullptr);
+  QSize sizeHint() const override;
+  QSize minimumSizeHint() const override;
+
+ protected:
+  void paintEvent(QPaintEvent*) override;
 };
 
 class SupervisionGraphView : public QWidget, public StateView {
