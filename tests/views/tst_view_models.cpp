@@ -369,6 +369,87 @@ class TestViewModels : public QObject {
     QCOMPARE(model.rowCount(), 1);
   }
 
+  void two_live_actors_with_one_name_get_lanes_that_tell_them_apart() {
+    ScriptedState s;
+    s.spawn(1, 0, "team");
+    s.spawn(2, 1, "worker-3");
+    s.spawn(3, 1, "worker-3");  // its replacement, registered under the same name
+    for (int i = 0; i < 3; ++i) {
+      s.message(1, 2, "demo::Job");
+      s.message(1, 3, "demo::Job");
+    }
+    v::MessageFlowModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setFocus(id(1));
+    model.update(s.state);
+    QStringList names;
+    for (const auto& l : model.lanes()) names << QString::fromStdString(l.name);
+    QCOMPARE(names, (QStringList{"team", "worker-3", "worker-3 (2)"}));
+    QCOMPARE(model.lanes()[1].id, id(2));
+    QCOMPARE(model.lanes()[2].id, id(3));
+  }
+
+  void a_crowd_of_nameless_short_lived_actors_shares_one_lane_instead_of_others() {
+    // A storm: a squall pokes 40 nameless drops once each; a few are already forgotten.
+    ScriptedState s({.stopped_actors = 5});
+    s.spawn(1, 0, "squall", "demo::Squall");
+    for (std::uint64_t pid = 10; pid < 50; ++pid) {
+      s.spawn(pid, 1, "", "demo::Drop");
+      s.message(1, pid, "demo::Poke");
+    }
+    for (std::uint64_t pid = 10; pid < 20; ++pid) s.stop(pid, "evaporated");  // 5 of them forgotten
+    v::MessageFlowModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setMaxLanes(4);
+    model.update(s.state);  // the top talkers
+    QStringList names;
+    for (const auto& l : model.lanes()) names << QString::fromStdString(l.name);
+    QCOMPARE(names, (QStringList{"squall", "Drop ×35", "stopped ×5"}));
+    QCOMPARE(model.rowCount(), 40);
+    for (const auto& m : model.rows()) {
+      QCOMPARE(m.fromLane, 0);
+      QVERIFY(m.toLane == 1 || m.toLane == 2);  // never "others"
+    }
+    QCOMPARE(model.laneOf(id(30)), 1);
+
+    // The squall selected: the drops are its partners, on their crowd's lane.
+    model.setFocus(id(1));
+    model.update(s.state);
+    names.clear();
+    for (const auto& l : model.lanes()) names << QString::fromStdString(l.name);
+    QCOMPARE(names, (QStringList{"squall", "Drop ×35", "stopped ×5"}));
+  }
+
+  void a_timers_message_comes_from_the_timer_not_from_outside() {
+    ScriptedState s;
+    s.spawn(1, 0, "metronome");
+    s.timerStarted(7, 1, 1, "interval", 20ms);
+    as::TimePoint due = s.now + 20ms;
+    for (int i = 0; i < 3; ++i) {
+      s.now = due + 100us;
+      s.timerFired(7, 1, "interval", due);
+      s.message(0, 1, "demo::Tick");  // what the timer delivered as it fired
+      due += 20ms;
+    }
+    s.advance(5ms);
+    s.message(0, 1, "demo::Poke");  // a cast from outside any actor
+    v::MessageFlowModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setFocus(id(1));
+    model.update(s.state);
+    QCOMPARE(model.rowCount(), 4);
+    using K = v::MessageFlowModel::Lane::Kind;
+    const auto& lanes = model.lanes();
+    const auto from = [&](int row) { return lanes[static_cast<std::size_t>(model.rows()[static_cast<std::size_t>(row)].fromLane)]; };
+    QCOMPARE(from(0).kind, K::timers);
+    QCOMPARE(from(0).name, std::string("timers"));
+    QCOMPARE(model.index(0, v::MessageFlowModel::FromColumn).data().toString(),
+             QStringLiteral("timer 7 (interval, every 20.0 ms)"));
+    QCOMPARE(from(2).kind, K::timers);
+    QCOMPARE(from(3).kind, K::outside);
+    QCOMPARE(model.index(3, v::MessageFlowModel::FromColumn).data().toString(), QStringLiteral("outside"));
+  }
+
   void the_warnings_model_flags_a_growing_mailbox_a_restart_storm_a_late_timer_and_drops() {
     ScriptedState s;
     buildTree(s);

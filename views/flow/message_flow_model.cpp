@@ -6,12 +6,14 @@
 #include "common/format.hpp"
 #include "common/health.hpp"
 #include "common/roles.hpp"
+#include "timers/timers_model.hpp"
 
 #include <QGuiApplication>
 #include <QPalette>
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <unordered_map>
 
 namespace actorscope::views {
@@ -21,57 +23,125 @@ MessageFlowModel::MessageFlowModel(QObject* parent) : KeyedTableModel<FlowMessag
 void MessageFlowModel::reset() {
   clear();
   lanes_.clear();
+  units_.clear();
+  laneOfActor_.clear();
   emit lanesChanged();
 }
 
-std::vector<ActorId> MessageFlowModel::chooseLanes(const std::vector<const observe::MessageRecord*>& window) const {
+namespace {
+
+/// A type whose nameless actors number at least this many in the window can share a crowd lane.
+constexpr std::size_t kCrowdMin = 3;
+
+}  // namespace
+
+int MessageFlowModel::laneOf(ActorId id) const {
+  auto it = laneOfActor_.find(id);
+  return it == laneOfActor_.end() ? -1 : it->second;
+}
+
+std::vector<MessageFlowModel::Unit> MessageFlowModel::chooseLanes(const observe::SystemState& state,
+                                                                 const std::vector<const observe::MessageRecord*>& window,
+                                                                 std::map<ActorId, Unit>& crowdOf) const {
+  using K = Lane::Kind;
   const std::size_t maxLanes = static_cast<std::size_t>(std::max(2, maxLanes_));
+  auto senderOf = [](const observe::MessageRecord& m) {
+    if (m.timer != 0) return Unit{K::timers, {}, {}};
+    if (!m.from.is_valid()) return Unit{K::outside, {}, {}};
+    return Unit{K::actor, m.from, {}};
+  };
+
+  // Nameless actors of one type (a storm's drops, a pool's workers), and the ones the state has
+  // forgotten, may share one lane when there are more actors than lanes: a lane each would show a
+  // handful of them and send every other arrow to "others".
+  std::map<std::string, std::set<ActorId>> byType;
+  std::set<Unit> distinct;
+  auto note = [&](ActorId id) {
+    distinct.insert(Unit{K::actor, id, {}});
+    if (id == focus_) return;
+    const observe::ActorRecord* a = state.actor(id);
+    if (a == nullptr) {
+      byType[std::string()].insert(id);
+    } else if (a->name.empty() && !a->type_name.empty()) {
+      byType[shortTypeName(a->type_name)].insert(id);
+    }
+  };
+  for (const auto* m : window) {
+    const Unit from = senderOf(*m);
+    if (from.kind == K::actor) {
+      note(m->from);
+    } else {
+      distinct.insert(from);
+    }
+    note(m->to);
+  }
+  if (distinct.size() > maxLanes)
+    for (const auto& [type, ids] : byType)
+      if (ids.size() >= kCrowdMin)
+        for (ActorId id : ids) crowdOf[id] = Unit{K::crowd, {}, type};
+  auto unitOf = [&](Unit u) {
+    if (u.kind == K::actor)
+      if (auto it = crowdOf.find(u.id); it != crowdOf.end()) return it->second;
+    return u;
+  };
+
   if (focus_.is_valid()) {
+    const Unit self{K::actor, focus_, {}};
     struct Counts {
       std::size_t in = 0;
       std::size_t out = 0;
     };
-    std::map<ActorId, Counts> peers;
+    std::map<Unit, Counts> peers;
     for (const auto* m : window) {
-      if (m->to == focus_ && m->from != focus_) ++peers[m->from].in;
-      if (m->from == focus_ && m->to != focus_) ++peers[m->to].out;
+      const Unit from = unitOf(senderOf(*m));
+      const Unit to = unitOf(Unit{K::actor, m->to, {}});
+      if (to == self && from != self) ++peers[from].in;
+      if (from == self && to != self) ++peers[to].out;
     }
-    std::vector<std::pair<ActorId, Counts>> ranked(peers.begin(), peers.end());
+    std::vector<std::pair<Unit, Counts>> ranked(peers.begin(), peers.end());
     std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
       return a.second.in + a.second.out > b.second.in + b.second.out;
     });
     if (ranked.size() > maxLanes - 1) ranked.resize(maxLanes - 1);
     // Senders to the left of the focus, receivers to the right: most arrows then point one way.
-    std::vector<ActorId> left, right;
-    for (const auto& [id, c] : ranked) (c.in >= c.out ? left : right).push_back(id);
-    std::vector<ActorId> lanes(left.rbegin(), left.rend());
-    lanes.push_back(focus_);
+    std::vector<Unit> left, right;
+    for (const auto& [u, c] : ranked) (c.in >= c.out ? left : right).push_back(u);
+    std::vector<Unit> lanes(left.rbegin(), left.rend());
+    lanes.push_back(self);
     lanes.insert(lanes.end(), right.begin(), right.end());
     return lanes;
   }
-  std::unordered_map<ActorId, std::size_t> talk;
+
+  std::map<Unit, std::size_t> talk;
   for (const auto* m : window) {
-    ++talk[m->from];
-    if (m->to != m->from) ++talk[m->to];
+    const Unit from = unitOf(senderOf(*m));
+    const Unit to = unitOf(Unit{K::actor, m->to, {}});
+    ++talk[from];
+    if (to != from) ++talk[to];
   }
-  std::vector<std::pair<ActorId, std::size_t>> ranked(talk.begin(), talk.end());
-  std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
-    return a.second != b.second ? a.second > b.second : a.first < b.first;
-  });
+  std::vector<std::pair<Unit, std::size_t>> ranked(talk.begin(), talk.end());
+  std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
   // Hysteresis: a lane stays while its actor is still among the top 1.5x, so lanes do not jump
   // at every update when two actors talk about as much.
-  std::vector<ActorId> chosen;
+  std::vector<Unit> chosen;
   const std::size_t keepWithin = maxLanes + maxLanes / 2;
-  for (std::size_t i = 0; i < ranked.size() && i < keepWithin; ++i)
-    for (const Lane& l : lanes_)
-      if (l.id == ranked[i].first && chosen.size() < maxLanes) chosen.push_back(l.id);
+  for (std::size_t i = 0; i < ranked.size() && i < keepWithin && chosen.size() < maxLanes; ++i)
+    if (std::find(units_.begin(), units_.end(), ranked[i].first) != units_.end()) chosen.push_back(ranked[i].first);
   for (std::size_t i = 0; i < ranked.size() && chosen.size() < maxLanes; ++i)
     if (std::find(chosen.begin(), chosen.end(), ranked[i].first) == chosen.end()) chosen.push_back(ranked[i].first);
-  std::sort(chosen.begin(), chosen.end());
+  // A steady order: timers and outside first (they only send), then actors by id, then crowds by
+  // type, the forgotten last.
+  std::sort(chosen.begin(), chosen.end(), [](const Unit& a, const Unit& b) {
+    auto rank = [](const Unit& u) {
+      return u.kind == K::timers ? 0 : u.kind == K::outside ? 1 : u.kind == K::actor ? 2 : u.crowd.empty() ? 4 : 3;
+    };
+    return rank(a) != rank(b) ? rank(a) < rank(b) : a < b;
+  });
   return chosen;
 }
 
 void MessageFlowModel::update(const observe::SystemState& state) {
+  using K = Lane::Kind;
   origin_ = state.first_time();
   now_ = state.time();
   const TimePoint since = now_ - window_;
@@ -79,34 +149,72 @@ void MessageFlowModel::update(const observe::SystemState& state) {
   for (const observe::MessageRecord& m : state.recent_messages())
     if (m.sent >= since) window.push_back(&m);
 
-  const std::vector<ActorId> ids = chooseLanes(window);
+  std::map<ActorId, Unit> crowdOf;
+  std::vector<Unit> units = chooseLanes(state, window, crowdOf);
+  std::map<Unit, int> laneIndex;
+  for (std::size_t i = 0; i < units.size(); ++i) laneIndex[units[i]] = static_cast<int>(i);
+  // A crowd's lane holds the members without a lane of their own.
+  std::map<Unit, std::set<ActorId>> crowdMembers;
+  for (const auto& [id, crowd] : crowdOf)
+    if (laneIndex.count(Unit{K::actor, id, {}}) == 0) crowdMembers[crowd].insert(id);
+  auto laneFor = [&](Unit u) -> int {
+    if (u.kind == K::actor) {
+      if (auto own = laneIndex.find(u); own != laneIndex.end()) return own->second;
+      if (auto c = crowdOf.find(u.id); c != crowdOf.end()) u = c->second;
+    }
+    auto it = laneIndex.find(u);
+    return it == laneIndex.end() ? -1 : it->second;
+  };
+
   std::vector<Lane> lanes;
-  for (ActorId id : ids) {
+  for (const Unit& u : units) {
     Lane l;
-    l.id = id;
-    if (!id.is_valid()) {
-      l.name = "outside";
-    } else if (const observe::ActorRecord* a = state.actor(id)) {
-      // A child of the focus is named under it ("clerk-7" beside "desk-a"): lanes are narrow.
-      l.name = focus_.is_valid() && a->parent == focus_ ? nameUnder(*a, state.actor(focus_)) : displayName(*a);
-    } else {
-      l.name = "actor " + id.to_string();
+    l.kind = u.kind;
+    l.id = u.id;
+    switch (u.kind) {
+      case K::actor:
+        if (const observe::ActorRecord* a = state.actor(u.id)) {
+          // A child of the focus is named under it ("clerk-7" beside "desk-a"): lanes are narrow.
+          l.name = focus_.is_valid() && a->parent == focus_ ? nameUnder(*a, state.actor(focus_)) : displayName(*a);
+        } else {
+          l.name = "actor " + u.id.to_string();
+        }
+        break;
+      case K::crowd:
+        l.members = crowdMembers[u].size();
+        l.name = (u.crowd.empty() ? std::string("stopped") : u.crowd) + " ×" + std::to_string(l.members);
+        break;
+      case K::timers: l.name = "timers"; break;
+      case K::outside: l.name = "outside"; break;
+      case K::others: l.name = "others"; break;
     }
     lanes.push_back(std::move(l));
   }
-  auto laneOf = [&](ActorId id) -> int {
-    for (std::size_t i = 0; i < ids.size(); ++i)
-      if (ids[i] == id) return static_cast<int>(i);
-    return -1;
-  };
+  // Two actors with one name (a worker and its replacement, both alive for a moment) must not look
+  // like one: the second by id is "worker-3 (2)", the third "worker-3 (3)".
+  {
+    std::map<std::string, std::vector<std::size_t>> byName;
+    for (std::size_t i = 0; i < lanes.size(); ++i)
+      if (lanes[i].kind == K::actor) byName[lanes[i].name].push_back(i);
+    for (auto& [name, at] : byName) {
+      if (at.size() < 2) continue;
+      std::sort(at.begin(), at.end(), [&](std::size_t a, std::size_t b) { return lanes[a].id < lanes[b].id; });
+      for (std::size_t k = 1; k < at.size(); ++k) lanes[at[k]].name = name + " (" + std::to_string(k + 1) + ")";
+    }
+  }
 
   std::vector<FlowMessage> rows;
   bool usesOthers = false;
+  const int others = static_cast<int>(units.size());
+  auto senderUnit = [](const observe::MessageRecord& m) {
+    if (m.timer != 0) return Unit{K::timers, {}, {}};
+    if (!m.from.is_valid()) return Unit{K::outside, {}, {}};
+    return Unit{K::actor, m.from, {}};
+  };
   for (const observe::MessageRecord* m : window) {
-    int from = laneOf(m->from);
-    int to = laneOf(m->to);
+    int from = laneFor(senderUnit(*m));
+    int to = laneFor(Unit{K::actor, m->to, {}});
     if (focus_.is_valid() ? (m->from != focus_ && m->to != focus_) : (from < 0 && to < 0)) continue;
-    const int others = static_cast<int>(ids.size());
     if (from < 0) from = others;
     if (to < 0) to = others;
     usesOthers = usesOthers || from == others || to == others;
@@ -120,9 +228,18 @@ void MessageFlowModel::update(const observe::SystemState& state) {
     f.queue = m->queue;
     f.handling = m->handling;
     f.failed = m->failed;
+    f.timer = m->timer;
+    if (m->timer != 0) {
+      f.timerText = "timer " + std::to_string(m->timer);
+      if (auto t = state.timers().find(m->timer); t != state.timers().end()) {
+        f.timerText += " (" + timerKindText(t->second.kind).toStdString();
+        if (t->second.period > Duration::zero()) f.timerText += ", every " + formatDuration(t->second.period).toStdString();
+        f.timerText += ")";
+      }
+    }
     f.fromLane = from;
     f.toLane = to;
-    rows.push_back(f);
+    rows.push_back(std::move(f));
   }
   matched_ = rows.size();
   std::sort(rows.begin(), rows.end(), [](const FlowMessage& a, const FlowMessage& b) { return a.key() < b.key(); });
@@ -130,8 +247,16 @@ void MessageFlowModel::update(const observe::SystemState& state) {
              rows.end());
   if (rows.size() > static_cast<std::size_t>(maxMessages_))
     rows.erase(rows.begin(), rows.end() - maxMessages_);
-  if (usesOthers) lanes.push_back({kOthers, "others"});
+  if (usesOthers) lanes.push_back({K::others, {}, "others", 0});
 
+  laneOfActor_.clear();
+  for (const observe::MessageRecord* m : window)
+    for (ActorId id : {m->from, m->to}) {
+      if (!id.is_valid() || laneOfActor_.count(id) != 0) continue;
+      const int lane = laneFor(Unit{K::actor, id, {}});
+      if (lane >= 0 || usesOthers) laneOfActor_[id] = lane >= 0 ? lane : others;
+    }
+  units_ = std::move(units);
   const bool lanesMoved = lanes != lanes_;
   lanes_ = std::move(lanes);
   setRows(std::move(rows));
@@ -151,8 +276,10 @@ QVariant MessageFlowModel::data(const QModelIndex& index, int role) const {
     case Qt::DisplayRole:
       switch (index.column()) {
         case TimeColumn: return formatSince(m.sent, origin_);
-        case FromColumn: return m.from.is_valid() ? QStringLiteral("%1  %2").arg(laneName(m.fromLane), formatActorId(m.from))
-                                                  : QStringLiteral("outside");
+        case FromColumn:
+          if (m.timer != 0) return QString::fromStdString(m.timerText);
+          return m.from.is_valid() ? QStringLiteral("%1  %2").arg(laneName(m.fromLane), formatActorId(m.from))
+                                   : QStringLiteral("outside");
         case ToColumn: return QStringLiteral("%1  %2").arg(laneName(m.toLane), formatActorId(m.to));
         case TypeColumn:
           return m.type.empty() ? QStringLiteral("message")
@@ -165,13 +292,15 @@ QVariant MessageFlowModel::data(const QModelIndex& index, int role) const {
       if (m.failed) return errorColor(QGuiApplication::palette());
       break;
     case Qt::ToolTipRole:
-      return QStringLiteral("%1 → %2<br>%3<br>queued %4, handled in %5%6")
+      return QStringLiteral("%1 → %2<br>%3<br>queued %4, handled in %5%6%7")
           .arg(data(index.siblingAtColumn(FromColumn)).toString().toHtmlEscaped(),
                data(index.siblingAtColumn(ToColumn)).toString().toHtmlEscaped(),
                QString::fromUtf8(m.type.data(), static_cast<int>(m.type.size())).toHtmlEscaped(),
                m.handled ? formatDuration(m.queue) : QStringLiteral("(not yet handled)"),
                m.handled ? formatDuration(m.handling) : QStringLiteral("-"),
-               m.failed ? QStringLiteral("<br><b>the handler threw</b>") : QString());
+               m.failed ? QStringLiteral("<br><b>the handler threw</b>") : QString(),
+               m.timer != 0 ? QStringLiteral("<br>delivered by %1 as it fired").arg(QString::fromStdString(m.timerText))
+                            : QString());
     case ActorIdRole: return QVariant::fromValue(index.column() == FromColumn ? m.from : m.to);
   }
   return {};

@@ -1,8 +1,11 @@
 // MessageFlowModel: the messages of the last seconds between a few actors, for a sequence chart.
-// Lanes are the selected actor and its busiest partners, or (with no selection) the top talkers;
-// messages with an actor outside the lanes go to an "others" lane. Rows are the messages, oldest
-// first, keyed by send time so that the window slides with inserts at the bottom and removals at
-// the top. Message events are sampled by the session, so this is a sample of the traffic.
+// Lanes are the selected actor and its busiest partners, or (with no selection) the top talkers.
+// A lane is an actor, a crowd of nameless actors of one type that each say too little for a lane
+// of their own ("Drop ×312"), the timers (a timer's message comes from its timer), or code outside
+// any actor; messages with an actor outside the lanes go to an "others" lane. Two actors with one
+// name get lanes that say which is which ("worker-3", "worker-3 (2)"). Rows are the messages,
+// oldest first, keyed by send time so that the window slides with inserts at the bottom and
+// removals at the top. Message events are sampled by the session, so this is a sample.
 #pragma once
 
 #include "common/keyed_table_model.hpp"
@@ -10,6 +13,9 @@
 #include <actorscope/observe/system_state.hpp>
 
 #include <chrono>
+#include <compare>
+#include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -27,6 +33,8 @@ struct FlowMessage {
   Duration queue{};
   Duration handling{};
   bool failed = false;
+  std::uint64_t timer = 0;  ///< the timer that sent it (0: an actor, or code outside any actor)
+  std::string timerText;    ///< "timer 12 (interval, every 20.0 ms)"
   int fromLane = 0;
   int toLane = 0;
   auto key() const noexcept { return std::tuple(sent, trace, from, to); }
@@ -39,11 +47,20 @@ class MessageFlowModel : public KeyedTableModel<FlowMessage> {
   enum Column { TimeColumn, FromColumn, ToColumn, TypeColumn, QueueColumn, HandlingColumn, ColumnCount };
 
   struct Lane {
-    ActorId id{};  ///< invalid: "outside" (sends from non-actor code); kOthers: everyone else
+    enum class Kind {
+      actor,    ///< one actor (`id`)
+      crowd,    ///< the nameless actors of one type without a lane of their own (`members` of them)
+      timers,   ///< timers firing: the messages they deliver
+      outside,  ///< code outside any actor (a cast from main, the observatory's demo message)
+      others,   ///< every actor without a lane of its own
+    };
+    Kind kind = Kind::actor;
+    ActorId id{};
+    /// What its header says: "worker-3", "worker-3 (2)" for a second live "worker-3", "Drop ×312".
     std::string name;
+    std::size_t members = 1;
     bool operator==(const Lane&) const = default;
   };
-  static constexpr ActorId kOthers{0xffffffffu, ~std::uint64_t{0}};
 
   explicit MessageFlowModel(QObject* parent = nullptr);
 
@@ -61,6 +78,8 @@ class MessageFlowModel : public KeyedTableModel<FlowMessage> {
   const std::vector<Lane>& lanes() const noexcept { return lanes_; }
   TimePoint origin() const noexcept { return origin_; }
   TimePoint now() const noexcept { return now_; }
+  /// The lane of an actor in the last update (its own, its crowd's, or "others"), or -1.
+  int laneOf(ActorId id) const;
   /// Messages in the window that matched the lanes, before the max-messages cut.
   std::size_t matched() const noexcept { return matched_; }
 
@@ -72,13 +91,24 @@ class MessageFlowModel : public KeyedTableModel<FlowMessage> {
   void lanesChanged();
 
  private:
-  std::vector<ActorId> chooseLanes(const std::vector<const observe::MessageRecord*>& window) const;
+  /// What a lane stands for while lanes are chosen: an actor, a crowd (by type), timers, outside.
+  struct Unit {
+    Lane::Kind kind = Lane::Kind::actor;
+    ActorId id{};
+    std::string crowd;  ///< the type's short name ("" for actors that were forgotten)
+    auto operator<=>(const Unit&) const = default;
+  };
+  /// The lanes' units for `window`, and the actors that go to a crowd's lane (in `crowdOf`).
+  std::vector<Unit> chooseLanes(const observe::SystemState& state, const std::vector<const observe::MessageRecord*>& window,
+                                std::map<ActorId, Unit>& crowdOf) const;
 
   ActorId focus_{};
   Duration window_ = std::chrono::seconds(5);
   int maxMessages_ = 400;
   int maxLanes_ = 8;
   std::vector<Lane> lanes_;
+  std::vector<Unit> units_;  ///< what each lane of lanes_ stands for (but "others")
+  std::map<ActorId, int> laneOfActor_;
   TimePoint origin_{};
   TimePoint now_{};
   std::size_t matched_ = 0;

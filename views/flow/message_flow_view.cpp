@@ -72,8 +72,10 @@ double SequenceChart::laneX(int lane) const {
 
 int SequenceChart::laneAt(const QPoint& pos) const {
   const int lanes = static_cast<int>(model_->lanes().size());
+  if (lanes == 0) return -1;
+  const double half = (viewport()->width() - kGutter - 16.0) / lanes / 2;
   for (int i = 0; i < lanes; ++i)
-    if (std::abs(pos.x() - laneX(i)) < 60) return i;
+    if (std::abs(pos.x() - laneX(i)) < half) return i;
   return -1;
 }
 
@@ -173,18 +175,38 @@ void SequenceChart::paintEvent(QPaintEvent*) {
   QFont bold = font();
   bold.setBold(true);
   const QFontMetricsF fmb(bold);
+  QFont tiny = font();
+  tiny.setPointSizeF(font().pointSizeF() * 0.82);
+  const QFontMetricsF fmt(tiny);
   const double laneW = lanes.size() > 0 ? (w - kGutter - 16.0) / static_cast<double>(lanes.size()) : w;
+  using K = MessageFlowModel::Lane::Kind;
   for (std::size_t i = 0; i < lanes.size(); ++i) {
     const auto& lane = lanes[i];
     const double x = laneX(static_cast<int>(i));
-    const bool sel = lane.id == selected && selected.is_valid();
-    const QRectF box(x - laneW / 2 + 4, 5, laneW - 8, kHeaderH - 10);
-    p.setPen(sel ? QPen(accent, 1.5) : QPen(line, 1));
+    const bool sel = lane.kind == K::actor && lane.id == selected && selected.is_valid();
+    const QRectF box(x - laneW / 2 + 3, 4, laneW - 6, kHeaderH - 8);
+    p.setPen(sel ? QPen(accent, 1.5) : QPen(line, 1, lane.kind == K::actor ? Qt::SolidLine : Qt::DashLine));
     p.setBrush(sel ? tint(accent, pal, 0.18) : pal.color(QPalette::Base));
     p.drawRoundedRect(box, 5, 5);
+    // The name on the first line (cut at its end, never in the middle), what it is on the second:
+    // the actor's id, how many actors a crowd holds.
+    const QRectF inner = box.adjusted(4, 1, -4, -1);
     p.setFont(bold);
-    p.setPen(lane.id == MessageFlowModel::kOthers || !lane.id.is_valid() ? muted : text);
-    p.drawText(box, Qt::AlignCenter, fmb.elidedText(QString::fromStdString(lane.name), Qt::ElideMiddle, box.width() - 8));
+    p.setPen(lane.kind == K::actor ? text : muted);
+    p.drawText(QRectF(inner.left(), inner.top(), inner.width(), inner.height() * 0.55), Qt::AlignHCenter | Qt::AlignBottom,
+               fmb.elidedText(QString::fromStdString(lane.name), Qt::ElideRight, inner.width()));
+    QString second;
+    switch (lane.kind) {
+      case K::actor: second = formatActorId(lane.id); break;
+      case K::crowd: second = QStringLiteral("%1 actors").arg(lane.members); break;
+      case K::timers: second = QStringLiteral("as they fire"); break;
+      case K::outside: second = QStringLiteral("not an actor"); break;
+      case K::others: second = QStringLiteral("the rest"); break;
+    }
+    p.setFont(tiny);
+    p.setPen(muted);
+    p.drawText(QRectF(inner.left(), inner.top() + inner.height() * 0.55, inner.width(), inner.height() * 0.45),
+               Qt::AlignHCenter | Qt::AlignTop, fmt.elidedText(second, Qt::ElideRight, inner.width()));
   }
   p.setFont(font());
 }
@@ -195,8 +217,8 @@ void SequenceChart::mousePressEvent(QMouseEvent* e) {
     if (pos.y() < kHeaderH) {
       const int lane = laneAt(pos);
       if (lane >= 0) {
-        const ActorId id = model_->lanes()[static_cast<std::size_t>(lane)].id;
-        if (id.is_valid() && id != MessageFlowModel::kOthers) selection_->select(id);
+        const auto& l = model_->lanes()[static_cast<std::size_t>(lane)];
+        if (l.kind == MessageFlowModel::Lane::Kind::actor) selection_->select(l.id);
       }
     } else if (const int row = rowAt(pos); row >= 0) {
       const FlowMessage& m = model_->rows()[static_cast<std::size_t>(row)];
@@ -220,7 +242,7 @@ void SequenceChart::contextMenuEvent(QContextMenuEvent* e) {
   const int lane = laneAt(pos);
   if (lane < 0) return;
   const auto& l = model_->lanes()[static_cast<std::size_t>(lane)];
-  if (!l.id.is_valid() || l.id == MessageFlowModel::kOthers) return;
+  if (l.kind != MessageFlowModel::Lane::Kind::actor) return;
   makeActorMenu(this, l.id, QString::fromStdString(l.name), selection_, control_)->popup(e->globalPos());
 }
 
@@ -232,11 +254,22 @@ bool SequenceChart::viewportEvent(QEvent* e) {
       QToolTip::showText(help->globalPos(), model_->index(row, 0).data(Qt::ToolTipRole).toString(), viewport());
     } else if (help->pos().y() < kHeaderH && laneAt(help->pos()) >= 0) {
       const auto& l = model_->lanes()[static_cast<std::size_t>(laneAt(help->pos()))];
-      QToolTip::showText(help->globalPos(),
-                         l.id == MessageFlowModel::kOthers ? QStringLiteral("Every actor without a lane of its own")
-                         : !l.id.is_valid()                ? QStringLiteral("Code outside any actor (a cast from main, a timer)")
-                                                           : QStringLiteral("%1 %2 — click to select").arg(QString::fromStdString(l.name), formatActorId(l.id)),
-                         viewport());
+      using K = MessageFlowModel::Lane::Kind;
+      QString tip;
+      switch (l.kind) {
+        case K::actor:
+          tip = QStringLiteral("%1 %2 — click to select").arg(QString::fromStdString(l.name), formatActorId(l.id));
+          break;
+        case K::crowd:
+          tip = QStringLiteral("%1 actors without a registered name and without a lane of their own, each exchanging "
+                               "only a few messages: one lane for them all")
+                    .arg(l.members);
+          break;
+        case K::timers: tip = QStringLiteral("Timers: each arrow is a message a timer delivered as it fired"); break;
+        case K::outside: tip = QStringLiteral("Code outside any actor: a cast from main, the demo message"); break;
+        case K::others: tip = QStringLiteral("Every actor without a lane of its own"); break;
+      }
+      QToolTip::showText(help->globalPos(), tip, viewport());
     } else {
       QToolTip::hideText();
     }
@@ -261,13 +294,14 @@ MessageFlowView::MessageFlowView(ActorSelection* selection, ActorControl* contro
   window_->setToolTip(QStringLiteral("How far back to look"));
   summary_ = new QLabel(this);
   summary_->setForegroundRole(QPalette::PlaceholderText);
+  summary_->setWordWrap(true);  // a long note wraps; it never widens the view
+  summary_->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
 
   auto* top = new QHBoxLayout;
   top->setContentsMargins(0, 0, 0, 0);
   top->addWidget(mode_);
   top->addWidget(window_);
-  top->addStretch(1);
-  top->addWidget(summary_);
+  top->addWidget(summary_, 1);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
   layout->setSpacing(4);
@@ -288,14 +322,30 @@ void MessageFlowView::refresh() {
 void MessageFlowView::setState(const observe::SystemState& state) {
   state_ = &state;
   // As many lanes as fit at a readable width (one more for "others").
-  model_->setMaxLanes(std::clamp((chart_->viewport()->width() - SequenceChart::kGutter - 16) / 96 - 1, 2, 12));
-  model_->setFocus(mode_->currentIndex() == 0 ? selection_->current() : ActorId{});
+  model_->setMaxLanes(std::clamp((chart_->viewport()->width() - SequenceChart::kGutter - 16) / kMinLaneWidth - 1, 2, 12));
+  const ActorId focus = mode_->currentIndex() == 0 ? selection_->current() : ActorId{};
+  model_->setFocus(focus);
   model_->setWindow(std::chrono::seconds(window_->currentData().toInt()));
   model_->update(state);
+  // A selected actor that exchanged nothing lately (a quiet supervisor): the top talkers instead,
+  // and the line above the chart says so.
+  const bool quiet = focus.is_valid() && model_->rows().empty();
+  if (quiet) {
+    model_->setFocus({});
+    model_->update(state);
+  }
   const std::size_t shown = model_->rows().size();
-  summary_->setText(model_->matched() > shown
+  QString summary = model_->matched() > shown
                         ? QStringLiteral("newest %1 of %2 sampled messages").arg(shown).arg(model_->matched())
-                        : QStringLiteral("%1 sampled messages").arg(shown));
+                        : QStringLiteral("%1 sampled messages").arg(shown);
+  if (quiet) {
+    const observe::ActorRecord* a = state.actor(focus);
+    summary = QStringLiteral("%1 sent and received nothing in the last %2 s: the top talkers · %3")
+                  .arg(a ? QString::fromStdString(displayName(*a)) : formatActorId(focus))
+                  .arg(window_->currentData().toInt())
+                  .arg(summary);
+  }
+  summary_->setText(summary);
 }
 
 void MessageFlowView::resetSession() {

@@ -28,7 +28,7 @@ class SequenceChart : public QAbstractScrollArea {
   int laneAt(const QPoint& viewportPos) const;
   int rowAt(const QPoint& viewportPos) const;
 
-  static constexpr int kHeaderH = 34;
+  static constexpr int kHeaderH = 42;
   static constexpr int kRowH = 24;
   static constexpr int kGutter = 76;
 
@@ -63,6 +63,9 @@ class MessageFlowView : public QWidget, public StateView {
 
  private:
   void refresh();
+
+  /// The narrowest lane: "team-a/worker-2" and its id fit.
+  static constexpr int kMinLaneWidth = 118;
 
   ActorSelection* selection_;
   MessageFlowModel* model_;
