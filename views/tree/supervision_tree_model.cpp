@@ -329,6 +329,15 @@ void SupervisionTreeModel::setExpanded(const QModelIndex& index, bool expanded) 
   }
 }
 
+std::size_t SupervisionTreeModel::stoppedCount() const {
+  std::size_t n = 0;
+  for (const auto& [id, node] : byId_) {
+    const Health h = node->figures.health;
+    n += h == Health::stopped || h == Health::failed || h == Health::killed ? 1 : 0;
+  }
+  return n;
+}
+
 QModelIndex SupervisionTreeModel::indexOf(ActorId id, int column) const {
   auto it = byId_.find(id);
   return it == byId_.end() ? QModelIndex() : indexFor(it->second.get(), column);

@@ -52,8 +52,11 @@ class SupervisionTreeModel : public QAbstractItemModel {
 
   QModelIndex indexOf(ActorId id, int column = 0) const;
   ActorId actorAt(const QModelIndex& index) const;
-  /// Actors currently in the model.
+  /// Actors currently in the model, and how many of them have stopped (they linger for a while).
   std::size_t nodeCount() const noexcept { return byId_.size(); }
+  std::size_t stoppedCount() const;
+  /// The search text in force ("" for none).
+  const std::string& filterText() const noexcept { return filter_; }
 
   QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
   QModelIndex parent(const QModelIndex& child) const override;

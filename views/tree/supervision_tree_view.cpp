@@ -6,13 +6,17 @@
 #include "common/search_field.hpp"
 #include "tree/supervision_tree_model.hpp"
 
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
 #include <QToolButton>
 #include <QTreeView>
+#include <QStyle>
 #include <QVBoxLayout>
+
+#include <functional>
 
 namespace actorscope::views {
 
@@ -41,19 +45,29 @@ SupervisionTreeView::SupervisionTreeView(ActorSelection* selection, ActorControl
   tree_->setAllColumnsShowFocus(true);
   tree_->setAnimated(false);
   tree_->setIndentation(14);
+  // Names come first: fitColumns() gives the name column the room its names need and the figures
+  // what is left, down to what their digits need; the status shows as the name's coloured dot (the
+  // header's menu brings its column back).
   tree_->header()->setStretchLastSection(false);
-  tree_->header()->setSectionResizeMode(SupervisionTreeModel::NameColumn, QHeaderView::Stretch);
-  for (int c = SupervisionTreeModel::IdColumn; c < SupervisionTreeModel::ColumnCount; ++c)
+  for (int c = 0; c < SupervisionTreeModel::ColumnCount; ++c)
     tree_->header()->setSectionResizeMode(c, QHeaderView::Interactive);
-  const int digit = tree_->fontMetrics().horizontalAdvance(QLatin1Char('0'));
-  tree_->header()->resizeSection(SupervisionTreeModel::IdColumn, 6 * digit);
-  tree_->header()->resizeSection(SupervisionTreeModel::StatusColumn, 7 * digit + 4);
-  tree_->header()->resizeSection(SupervisionTreeModel::MailboxColumn, 6 * digit + 4);
-  tree_->header()->resizeSection(SupervisionTreeModel::RateColumn, 7 * digit);
-  tree_->header()->resizeSection(SupervisionTreeModel::FailuresColumn, 5 * digit + 4);
-  tree_->header()->setMinimumSectionSize(4 * digit);
-  // The id is in every tooltip and in the inspector; the name needs the room more.
+  tree_->header()->setMinimumSectionSize(tree_->fontMetrics().horizontalAdvance(QStringLiteral("000")) + 8);
   tree_->header()->setSectionHidden(SupervisionTreeModel::IdColumn, true);
+  tree_->header()->setSectionHidden(SupervisionTreeModel::StatusColumn, true);
+  tree_->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+  connect(tree_->header(), &QHeaderView::sectionResized, this, [this](int, int, int) {
+    if (!fitting_) userSized_ = true;  // the user's widths hold until the next session
+  });
+  fitTimer_.setSingleShot(true);
+  fitTimer_.setInterval(0);
+  connect(&fitTimer_, &QTimer::timeout, this, &SupervisionTreeView::fitColumns);
+  auto refit = [this] { fitTimer_.start(); };
+  connect(model_, &QAbstractItemModel::rowsInserted, this, refit);
+  connect(model_, &QAbstractItemModel::rowsRemoved, this, refit);
+  connect(model_, &QAbstractItemModel::modelReset, this, refit);
+  connect(tree_, &QTreeView::expanded, this, refit);
+  connect(tree_, &QTreeView::collapsed, this, refit);
+  tree_->viewport()->installEventFilter(this);
   tree_->header()->setContextMenuPolicy(Qt::CustomContextMenu);
   connect(tree_->header(), &QHeaderView::customContextMenuRequested, this, [this](const QPoint& pos) {
     QMenu menu;
@@ -67,7 +81,11 @@ SupervisionTreeView::SupervisionTreeView(ActorSelection* selection, ActorControl
   });
 
   summary_ = new QLabel(this);
+  summary_->setObjectName(QStringLiteral("tree-summary"));
   summary_->setForegroundRole(QPalette::PlaceholderText);
+  summary_->setWordWrap(true);
+  summary_->setToolTip(QStringLiteral("Actors alive (the status bar counts the same), and the stopped ones the tree "
+                                      "still shows for a few seconds"));
 
   auto* top = new QHBoxLayout;
   top->setContentsMargins(0, 0, 0, 0);
@@ -121,18 +139,103 @@ void SupervisionTreeView::expandNew(const QModelIndex& parent, int, int) {
 void SupervisionTreeView::setState(const observe::SystemState& state) {
   state_ = &state;
   model_->update(state);
-  summary_->setText(QStringLiteral("%1 alive · %2 shown · %3 roots")
-                        .arg(state.alive_count())
-                        .arg(model_->nodeCount())
-                        .arg(model_->rowCount()));
+  aliveShown_ = state.alive_count();
+  QString text = QStringLiteral("%1 alive").arg(aliveShown_);
+  if (const std::size_t stopped = model_->stoppedCount(); stopped > 0)
+    text += QStringLiteral(" · %1 stopped lately").arg(stopped);
+  if (!model_->filterText().empty())
+    text += QStringLiteral(" · %1 shown for \u201c%2\u201d").arg(model_->nodeCount()).arg(search_->text().trimmed());
+  if (summary_->text() != text) summary_->setText(text);
   if (!tree_->currentIndex().isValid() && selection_->current().is_valid()) followSelection(selection_->current());
 }
 
 void SupervisionTreeView::resetSession() {
   state_ = nullptr;
   autoExpanded_.clear();
+  // A search for the last session's actors would hide the next one's ("7 alive · 0 shown").
+  search_->clear();
+  model_->setFilterText(QString());
   model_->clear();
   summary_->clear();
+  aliveShown_ = 0;
+  userSized_ = false;
+  fitTimer_.start();
+}
+
+bool SupervisionTreeView::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == tree_->viewport() && event->type() == QEvent::Resize) fitTimer_.start();
+  return QWidget::eventFilter(watched, event);
+}
+
+int SupervisionTreeView::nameWidthNeeded() const {
+  // The widest name among the rows one can see by scrolling (open branches), with its indentation
+  // and status dot. Looks at 3,000 rows at most: a larger tree is read by searching it anyway.
+  const QFontMetrics fm = tree_->fontMetrics();
+  const int icon = tree_->iconSize().isValid() ? tree_->iconSize().width() : tree_->style()->pixelMetric(QStyle::PM_SmallIconSize);
+  int widest = fm.horizontalAdvance(model_->headerData(0, Qt::Horizontal).toString()) + 24;
+  int budget = 3000;
+  std::function<void(const QModelIndex&, int)> walk = [&](const QModelIndex& parent, int depth) {
+    const int rows = model_->rowCount(parent);
+    for (int r = 0; r < rows && budget > 0; ++r, --budget) {
+      const QModelIndex i = model_->index(r, 0, parent);
+      widest = std::max(widest, (depth + 1) * tree_->indentation() + icon + 14 + fm.horizontalAdvance(i.data().toString()));
+      if (tree_->isExpanded(i)) walk(i, depth + 1);
+    }
+  };
+  walk({}, 0);
+  return widest;
+}
+
+void SupervisionTreeView::fitColumns() {
+  if (userSized_) return;
+  QHeaderView* header = tree_->header();
+  const QFontMetrics fm = tree_->fontMetrics();
+  const int digit = fm.horizontalAdvance(QLatin1Char('0'));
+  // Each figure column: its natural width (its header, or its widest usual figure), and the least
+  // it can take (four digits).
+  struct Figure {
+    int column;
+    int natural;
+    int least;
+  };
+  std::vector<Figure> figures;
+  for (int c = SupervisionTreeModel::IdColumn; c < SupervisionTreeModel::ColumnCount; ++c) {
+    if (header->isSectionHidden(c)) continue;
+    const QString title = model_->headerData(c, Qt::Horizontal).toString();
+    const int usual = c == SupervisionTreeModel::StatusColumn ? fm.horizontalAdvance(QStringLiteral("draining"))
+                      : c == SupervisionTreeModel::RateColumn ? fm.horizontalAdvance(QStringLiteral("88.8k/s"))
+                                                              : 4 * digit;
+    figures.push_back({c, std::max(fm.horizontalAdvance(title) + 12, usual + 12), 4 * digit + 8});
+  }
+  const int room = tree_->viewport()->width();
+  const int name = nameWidthNeeded();
+  int natural = 0, least = 0;
+  for (const Figure& f : figures) {
+    natural += f.natural;
+    least += f.least;
+  }
+  fitting_ = true;
+  if (name + natural <= room) {
+    // Room for everything: the figures at their natural width, the name takes the rest.
+    for (const Figure& f : figures) header->resizeSection(f.column, f.natural);
+    header->resizeSection(SupervisionTreeModel::NameColumn, room - natural);
+  } else {
+    // Names first: the figures give up what the names need, down to their least; if that is not
+    // enough, the tree scrolls sideways rather than cut a name.
+    const int give = std::min(name + natural - room, natural - least);
+    int given = 0;
+    for (std::size_t i = 0; i < figures.size(); ++i) {
+      const Figure& f = figures[i];
+      const int share = natural == least ? 0
+                        : i + 1 == figures.size()
+                            ? give - given
+                            : give * (f.natural - f.least) / (natural - least);
+      given += share;
+      header->resizeSection(f.column, f.natural - share);
+    }
+    header->resizeSection(SupervisionTreeModel::NameColumn, std::max(name, room - (natural - give)));
+  }
+  fitting_ = false;
 }
 
 QMenu* SupervisionTreeView::contextMenuFor(const QModelIndex& viewIndex) {

@@ -7,6 +7,7 @@
 #include "common/state_view.hpp"
 
 #include <QSet>
+#include <QTimer>
 #include <QWidget>
 
 class QToolButton;
@@ -34,7 +35,13 @@ class SupervisionTreeView : public QWidget, public StateView {
   /// Puts the keyboard focus into the search box.
   void focusSearch();
 
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
  private:
+  /// Sizes the columns: the names take the room they need, the figures shrink to make it.
+  void fitColumns();
+  int nameWidthNeeded() const;
   void followSelection(ActorId id);
   void expandNew(const QModelIndex& parent, int first, int last);
 
@@ -48,6 +55,10 @@ class SupervisionTreeView : public QWidget, public StateView {
   const observe::SystemState* state_ = nullptr;
   bool syncing_ = false;
   QSet<std::uint64_t> autoExpanded_;  ///< pids opened automatically once
+  std::size_t aliveShown_ = 0;  ///< actors alive in the state it shows (its summary line)
+  QTimer fitTimer_;           ///< coalesces the column fitting after rows come, go, open or close
+  bool fitting_ = false;
+  bool userSized_ = false;    ///< the user dragged a column: its widths hold
 };
 
 }  // namespace actorscope::views
