@@ -15,7 +15,11 @@ namespace actorscope::views {
 QTableView* makeActorTable(QWidget* parent, int rowPadding = 6);
 
 /// Column widths in digits (the width of '0' in the table's font), plus `padding` pixels each,
-/// from column 0 on.
+/// from column 0 on; never narrower than the column's header (with its sort arrow), so that every
+/// header can be read. Set the model first.
 void setColumnWidthsInDigits(QTableView* table, std::initializer_list<int> digits, int padding);
+
+/// The column that takes the width left over (instead of the last one, whatever it holds).
+void setStretchColumn(QTableView* table, int column);
 
 }  // namespace actorscope::views

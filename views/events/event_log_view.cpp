@@ -52,11 +52,14 @@ EventLogView::EventLogView(ActorSelection* selection, ActorControl* control, QWi
   table_ = makeActorTable(this);
   table_->setModel(filter_);
   table_->horizontalHeader()->setStretchLastSection(true);
+  // The actor and its peer are names of the same kind: the same width, room for
+  // "team-a/worker-2  0.41"; the event column as wide as its longest kind.
   const int digit = table_->fontMetrics().horizontalAdvance(QLatin1Char('0'));
   table_->setColumnWidth(EventLogModel::TimeColumn, 8 * digit + 10);
-  table_->setColumnWidth(EventLogModel::KindColumn, 19 * digit);
-  table_->setColumnWidth(EventLogModel::ActorColumn, 18 * digit);
-  table_->setColumnWidth(EventLogModel::PeerColumn, 14 * digit);
+  table_->setColumnWidth(EventLogModel::KindColumn,
+                         table_->fontMetrics().horizontalAdvance(QStringLiteral("supervision delivered")) + 16);
+  table_->setColumnWidth(EventLogModel::ActorColumn, 21 * digit + 10);
+  table_->setColumnWidth(EventLogModel::PeerColumn, 21 * digit + 10);
 
   search_ = new SearchField(QStringLiteral("Search events (actor, kind, reason…)"), this);
   // Kinds to list: every category is a checkable entry. Name registrations repeat every spawn and

@@ -29,9 +29,9 @@ TimersView::TimersView(ActorSelection* selection, ActorControl* control, QWidget
   table_->setModel(proxy_);
   table_->setSortingEnabled(true);
   table_->sortByColumn(TimersModel::IdColumn, Qt::AscendingOrder);
-  table_->horizontalHeader()->setStretchLastSection(true);
   static_assert(TimersModel::ColumnCount == 10, "a width for every column");
-  setColumnWidthsInDigits(table_, {5, 17, 10, 8, 7, 10, 6, 8, 8, 8}, 8);
+  setColumnWidthsInDigits(table_, {5, 20, 12, 8, 7, 8, 6, 7, 7, 7}, 10);
+  setStretchColumn(table_, TimersModel::TargetColumn);  // the names get the room, not "Late max"
 
   search_ = new SearchField(QStringLiteral("Filter by actor, kind or id"), this);
   summary_ = new QLabel(this);
