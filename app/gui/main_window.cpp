@@ -40,8 +40,11 @@
 #include <QTabWidget>
 #include <QThread>
 #include <QToolBar>
+#include <QToolTip>
+#include <QValidator>
 
 #include <cstdio>
+#include <functional>
 #include <ctime>
 
 namespace actorscope::gui {
@@ -54,6 +57,31 @@ std::uint64_t threadCpuNs() {
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000ull + static_cast<std::uint64_t>(ts.tv_nsec);
 }
+
+/// The thread count: any number can be typed, and one out of range is refused out loud (the
+/// plain QSpinBox dropped the keystroke, so "999" became 9 without a word).
+class ThreadsBox : public QSpinBox {
+ public:
+  using QSpinBox::QSpinBox;
+  std::function<void(const QString&)> refused;
+
+ protected:
+  QValidator::State validate(QString& text, int& pos) const override {
+    const QString t = text.trimmed();
+    if (t.isEmpty()) return QValidator::Intermediate;
+    for (const QChar c : t)
+      if (!c.isDigit()) return QValidator::Invalid;
+    if (t.size() > 6) return QValidator::Invalid;
+    const int v = t.toInt();
+    if (v >= minimum() && v <= maximum()) return QSpinBox::validate(text, pos);
+    return QValidator::Intermediate;  // typed on: it is refused, and said so, when confirmed
+  }
+  void fixup(QString& text) const override {
+    const QString t = text.trimmed();
+    if (!t.isEmpty() && refused) refused(t);
+    QSpinBox::fixup(text);
+  }
+};
 
 QLabel* statusField(QWidget* parent, const QString& tip) {
   auto* l = new QLabel(parent);
@@ -79,7 +107,7 @@ MainWindow::MainWindow(Workloads workloads, Options options, QWidget* parent)
   buildMenus();
   buildStatusBar();
   resize(kDefaultSize);
-  resizeDocks({docks_[0], docks_[1]}, {390, 360}, Qt::Horizontal);
+  resizeDocks({docks_[0], docks_[1]}, {330, 300}, Qt::Horizontal);
   resizeDocks({warningsDock_}, {190}, Qt::Vertical);
   defaultState_ = saveState(kSettingsVersion);
   if (options_.useSettings) restoreLayout();
@@ -92,6 +120,11 @@ MainWindow::MainWindow(Workloads workloads, Options options, QWidget* parent)
     updateActions();
   });
   connect(session_.get(), &LiveSession::message, this, [this](const QString& m) { statusBar()->showMessage(m, 6000); });
+  connect(scenarioBox_, &QComboBox::activated, this, &MainWindow::applyToolbarChoice);
+  connect(runtimeBox_, &QComboBox::activated, this, &MainWindow::applyToolbarChoice);
+  connect(threadsBox_, &QSpinBox::valueChanged, this, [this] {
+    if (!syncingToolbar_) applyToolbarChoice();
+  });
   connect(selection_, &views::ActorSelection::changed, this, &MainWindow::updateActions);
   updateActions();
   updateStatus();
@@ -166,7 +199,7 @@ void MainWindow::buildToolBar() {
     scenarioBox_->addItem(QString::fromStdString(w.name));
     scenarioBox_->setItemData(scenarioBox_->count() - 1, QString::fromStdString(w.summary), Qt::ToolTipRole);
   }
-  scenarioBox_->setToolTip(QStringLiteral("The demo scenario to run"));
+  scenarioBox_->setToolTip(QStringLiteral("The demo scenario to run; choosing one restarts the session with it"));
   runtimeBox_ = new QComboBox(bar);
   runtimeBox_->setObjectName(QStringLiteral("runtime"));
   for (const std::string& name : runtime_names())
@@ -176,12 +209,17 @@ void MainWindow::buildToolBar() {
   runtimeBox_->setItemData(runtimeBox_->findText(QStringLiteral("qt")),
                            QStringLiteral("Qt event loops: each actor is pinned to one event-loop thread"),
                            Qt::ToolTipRole);
-  runtimeBox_->setToolTip(QStringLiteral("The runtime the actors run on"));
-  threadsBox_ = new QSpinBox(bar);
+  runtimeBox_->setToolTip(QStringLiteral("The runtime the actors run on; choosing one restarts the session on it"));
+  auto* threads = new ThreadsBox(bar);
+  threads->refused = [this](const QString& typed) { refuseThreads(typed); };
+  threadsBox_ = threads;
   threadsBox_->setObjectName(QStringLiteral("threads"));
   threadsBox_->setRange(1, 64);
   threadsBox_->setValue(2);
-  threadsBox_->setToolTip(QStringLiteral("Worker threads of the runtime"));
+  // The count is taken when confirmed (Enter, leaving the box, the arrows), not at every digit.
+  threadsBox_->setKeyboardTracking(false);
+  threadsBox_->setToolTip(QStringLiteral("Worker threads of the runtime, 1 to 64; a change restarts a running "
+                                         "session with it"));
 
   bar->addWidget(caption(QStringLiteral("Scenario")));
   bar->addWidget(scenarioBox_);
@@ -360,14 +398,19 @@ void MainWindow::buildMenus() {
 
 void MainWindow::buildStatusBar() {
   stateLabel_ = statusField(this, QStringLiteral("Session state"));
+  stateLabel_->setObjectName(QStringLiteral("session-state"));
   runtimeLabel_ = statusField(this, QStringLiteral("The runtime and its worker threads"));
-  actorsLabel_ = statusField(this, QStringLiteral("Actors alive now"));
+  actorsLabel_ = statusField(this, QStringLiteral("Actors alive in the picture the views show: the same count as the "
+                                                  "supervision tree's"));
+  actorsLabel_->setObjectName(QStringLiteral("alive-count"));
   messagesLabel_ = statusField(this, QStringLiteral("Messages handled per second, all actors (exact counters)"));
   eventsLabel_ = statusField(this, QStringLiteral("Observation events taken from the engine per second"));
   droppedLabel_ = statusField(this, QStringLiteral("Observation events dropped because the engine produced them faster "
                                                    "than the observatory took them (counted, never silent)"));
   samplingLabel_ = statusField(this, QString());
   recordLabel_ = statusField(this, QString());
+  recordLabel_->setObjectName(QStringLiteral("recording"));
+  recordLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   recordLabel_->hide();
   statusBar()->addPermanentWidget(recordLabel_);
   for (QLabel* l : {stateLabel_, runtimeLabel_, actorsLabel_, messagesLabel_, eventsLabel_, samplingLabel_, droppedLabel_})
@@ -381,6 +424,9 @@ void MainWindow::onSessionStarted() {
   }
   selection_->select({});
   frozen_.reset();
+  userPaused_ = false;
+  aliveShown_ = 0;
+  lastRecording_.clear();
   pauseAction_->setChecked(false);
   updateActions();
 }
@@ -394,9 +440,11 @@ QString MainWindow::startSession(const QString& workload, const QString& runtime
     statusBar()->showMessage(error, 10000);
     return error;
   }
+  syncingToolbar_ = true;
   scenarioBox_->setCurrentIndex(w);
   if (runtimeBox_->findText(runtime) >= 0) runtimeBox_->setCurrentIndex(runtimeBox_->findText(runtime));
   threadsBox_->setValue(static_cast<int>(threads));
+  syncingToolbar_ = false;
   SessionConfig config;
   config.runtime = runtime.toStdString();
   config.threads = threads;
@@ -416,7 +464,32 @@ QString MainWindow::startSession(const QString& workload, const QString& runtime
 void MainWindow::startFromToolbar() {
   const QString error =
       startSession(scenarioBox_->currentText(), runtimeBox_->currentText(), static_cast<unsigned>(threadsBox_->value()));
-  if (!error.isEmpty()) QMessageBox::warning(this, QStringLiteral("Could not start"), error);
+  if (!error.isEmpty()) {
+    QMessageBox::warning(this, QStringLiteral("Could not start"), error);
+    statusBar()->clearMessage();  // said in the dialog; it must not linger after it
+  }
+}
+
+void MainWindow::applyToolbarChoice() {
+  if (!session_->running()) {
+    updateActions();  // Start's tooltip names the choice it will start
+    return;
+  }
+  const SessionConfig& running = session_->config();
+  const Workload* workload = session_->workload();
+  const bool same = workload != nullptr && QString::fromStdString(workload->name) == scenarioBox_->currentText() &&
+                    QString::fromStdString(running.runtime) == runtimeBox_->currentText() &&
+                    running.threads == static_cast<unsigned>(threadsBox_->value());
+  if (!same) startFromToolbar();
+}
+
+void MainWindow::refuseThreads(const QString& typed) {
+  const QString why = QStringLiteral("%1 threads is not a choice: a runtime takes 1 to %2 threads. Kept %3.")
+                          .arg(typed)
+                          .arg(threadsBox_->maximum())
+                          .arg(threadsBox_->value());
+  statusBar()->showMessage(why, 8000);
+  QToolTip::showText(threadsBox_->mapToGlobal(QPoint(0, threadsBox_->height())), why, threadsBox_);
 }
 
 QString MainWindow::startRecording(const QString& file, bool replace) {
@@ -424,11 +497,10 @@ QString MainWindow::startRecording(const QString& file, bool replace) {
     session_->startRecording(file.toStdString(), replace);
   } catch (const SessionError& e) {
     recordAction_->setChecked(false);
-    const QString error = QString::fromUtf8(e.what());
-    statusBar()->showMessage(error, 10000);
-    return error;
+    return QString::fromUtf8(e.what());  // the caller shows it (the toolbar: in a dialog)
   }
-  statusBar()->showMessage(QStringLiteral("Recording to %1").arg(file), 4000);
+  lastRecording_.clear();
+  statusBar()->showMessage(QStringLiteral("Recording to %1").arg(fitPath(file, statusBar()->width() / 2)), 4000);
   updateStatus();
   return {};
 }
@@ -436,9 +508,34 @@ QString MainWindow::startRecording(const QString& file, bool replace) {
 void MainWindow::stopRecording() {
   const QString file = QString::fromStdString(session_->recordingFile());
   session_->stopRecording();
-  if (!file.isEmpty())
-    statusBar()->showMessage(QStringLiteral("Recorded %1: 'actorscope inspect %1' summarises it").arg(file), 8000);
+  if (!file.isEmpty()) {
+    // The status bar's message shares the bar with its fields: the path is fitted to what is left,
+    // and the field where "● REC" was keeps the whole of it (tooltip, selectable) until the next one.
+    lastRecording_ = file;
+    int fields = 0;
+    for (QLabel* l : {stateLabel_, runtimeLabel_, actorsLabel_, messagesLabel_, eventsLabel_, samplingLabel_,
+                      droppedLabel_, recordLabel_})
+      if (l->isVisible()) fields += l->sizeHint().width();
+    const QString tail = QStringLiteral(": actorscope inspect summarises it");
+    const int room = statusBar()->width() - fields - fontMetrics().horizontalAdvance(QStringLiteral("Recorded ") + tail) - 40;
+    statusBar()->showMessage(QStringLiteral("Recorded %1%2").arg(fitPath(file, room), tail), 10000);
+  }
   updateStatus();
+}
+
+QString MainWindow::fitPath(const QString& path, int width) const {
+  const QFontMetrics fm = statusBar()->fontMetrics();
+  if (fm.horizontalAdvance(path) <= width) return path;
+  const QFileInfo info(path);
+  QStringList folders = QDir::toNativeSeparators(info.absolutePath()).split(QDir::separator(), Qt::SkipEmptyParts);
+  const QString name = info.fileName();
+  while (!folders.isEmpty()) {
+    folders.removeFirst();
+    const QString tried = QStringLiteral("…") + QDir::separator() +
+                          (folders.isEmpty() ? QString() : folders.join(QDir::separator()) + QDir::separator()) + name;
+    if (fm.horizontalAdvance(tried) <= width) return tried;
+  }
+  return name;  // the file name is never cut
 }
 
 void MainWindow::toggleRecording(bool on) {
@@ -459,7 +556,10 @@ void MainWindow::toggleRecording(bool on) {
     return;
   }
   const QString error = startRecording(file, true);
-  if (!error.isEmpty()) QMessageBox::warning(this, QStringLiteral("Could not record"), error);
+  if (!error.isEmpty()) {
+    QMessageBox::warning(this, QStringLiteral("Could not record"), error);
+    statusBar()->clearMessage();
+  }
 }
 
 void MainWindow::stopSession() {
@@ -470,8 +570,23 @@ void MainWindow::stopSession() {
 const observe::SystemState& MainWindow::shownState() const { return frozen_ ? *frozen_ : session_->state(); }
 
 void MainWindow::setPaused(bool paused) {
-  if (paused == this->paused()) return;
-  if (paused) {
+  if (paused == userPaused_) return;
+  userPaused_ = paused;
+  if (pauseAction_->isChecked() != paused) pauseAction_->setChecked(paused);
+  freeze(paused);
+}
+
+void MainWindow::holdViews(bool hold) {
+  if (userPaused_) return;  // already frozen by the user, who thaws it
+  freeze(hold);
+}
+
+void MainWindow::freeze(bool on) {
+  if (on == (frozen_ != nullptr)) {
+    updateStatus();
+    return;
+  }
+  if (on) {
     frozen_ = std::make_unique<observe::SystemState>(session_->state());
   } else {
     // Views may keep a pointer to the state they were given: none may keep the frozen copy.
@@ -479,7 +594,6 @@ void MainWindow::setPaused(bool paused) {
       if (v.shown == frozen_.get()) refreshView(v, session_->state());
     frozen_.reset();
   }
-  if (pauseAction_->isChecked() != paused) pauseAction_->setChecked(paused);
   refreshViews();
 }
 
@@ -498,7 +612,7 @@ void MainWindow::refreshViews() {
   static const bool trace = qEnvironmentVariableIsSet("ACTORSCOPE_TRACE_REFRESH");
   const qint64 now = clock_.elapsed();
   // A frozen picture (pause) or a stopped session is shown at once, whatever the intervals.
-  const bool immediate = paused() || !session_->running();
+  const bool immediate = frozen_ != nullptr || !session_->running();
   // A big system's tables and tree are slower to refresh, and nobody reads 10,000 rows four
   // times a second: those views slow down to twice their interval, and at most one of them
   // refreshes per frame (the others wait a frame or two), so that their costs never add up.
@@ -510,6 +624,9 @@ void MainWindow::refreshViews() {
       v.dirty = true;
       continue;
     }
+    // The status bar counts the actors of the state the tree shows, when the tree is given it (or
+    // would be, were it visible): the two counts never disagree.
+    if (v.widget == tree_) aliveShown_ = state.alive_count();
     // Hidden views wait (they catch up when shown); the warnings always run, for the dock's count.
     if (v.widget->isVisible() || v.widget == warnings_) {
       QElapsedTimer vt;
@@ -573,7 +690,7 @@ void MainWindow::updateStatus() {
   setText(runtimeLabel_, s.runtime().empty()
                              ? QStringLiteral("no runtime")
                              : QStringLiteral("%1 · %2 threads").arg(QString::fromStdString(s.runtime())).arg(s.threads()));
-  setText(actorsLabel_, QStringLiteral("%1 actors").arg(m.alive));
+  setText(actorsLabel_, QStringLiteral("%1 alive").arg(running || aliveShown_ > 0 ? aliveShown_ : m.alive));
   setText(messagesLabel_, QStringLiteral("%1 msgs").arg(views::formatRate(m.messagesPerSecond)));
   setText(eventsLabel_, QStringLiteral("%1 events").arg(views::formatRate(m.eventsPerSecond)));
   setText(droppedLabel_, QStringLiteral("%1 dropped").arg(views::formatCount(static_cast<double>(m.dropped))));
@@ -605,6 +722,12 @@ void MainWindow::updateStatus() {
                                                       : QString()));
     restyle(recordLabel_, QStringLiteral("color: %1; font-weight: bold;").arg(views::errorColor(palette()).name()));
     recordLabel_->show();
+  } else if (!lastRecording_.isEmpty()) {
+    setText(recordLabel_, QStringLiteral("✓ %1").arg(QFileInfo(lastRecording_).fileName()));
+    recordLabel_->setToolTip(QStringLiteral("Recorded to %1\nactorscope inspect \"%1\" summarises it")
+                                 .arg(QDir::toNativeSeparators(lastRecording_)));
+    restyle(recordLabel_, QString());
+    recordLabel_->show();
   } else {
     recordLabel_->hide();
   }
@@ -617,6 +740,10 @@ ActorId MainWindow::targetActor() const { return selection_->current(); }
 void MainWindow::updateActions() {
   const bool running = session_->running();
   startAction_->setText(running ? QStringLiteral("Restart") : QStringLiteral("Start"));
+  startAction_->setToolTip(QStringLiteral("%1 %2 on %3 with %4 threads (F5)")
+                               .arg(running ? QStringLiteral("Restart") : QStringLiteral("Start"), scenarioBox_->currentText(),
+                                    runtimeBox_->currentText())
+                               .arg(threadsBox_->value()));
   startAction_->setEnabled(!workloads_.empty());
   pauseAction_->setEnabled(running);
   stopAction_->setEnabled(running);
@@ -646,11 +773,13 @@ void MainWindow::restoreLayout() {
     restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("state")).toByteArray(), kSettingsVersion);
     central_->setCurrentIndex(settings.value(QStringLiteral("tab"), 0).toInt());
+    syncingToolbar_ = true;
     const int s = scenarioBox_->findText(settings.value(QStringLiteral("scenario")).toString());
     if (s >= 0) scenarioBox_->setCurrentIndex(s);
     const int r = runtimeBox_->findText(settings.value(QStringLiteral("runtime")).toString());
     if (r >= 0) runtimeBox_->setCurrentIndex(r);
     threadsBox_->setValue(settings.value(QStringLiteral("threads"), 2).toInt());
+    syncingToolbar_ = false;
     if (auto t = themeFromName(settings.value(QStringLiteral("theme")).toString())) setTheme(*t);
   }
   settings.endGroup();

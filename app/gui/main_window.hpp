@@ -61,12 +61,16 @@ class MainWindow : public QMainWindow {
   /// "" on success, otherwise what went wrong (also shown in the status bar).
   QString startSession(const QString& workload, const QString& runtime, unsigned threads);
   void stopSession();
+  /// Pause (the user's): the views freeze on a copy of the state while the session keeps folding.
   void setPaused(bool paused);
+  /// Freezes the views as a pause does, without pausing in the user's eyes: the status bar and the
+  /// Pause button still say what the session does. For pictures (--screenshot) of one instant.
+  void holdViews(bool hold);
   /// Starts recording the session to `file` (`replace`: overwrite an existing file). Returns ""
   /// on success, otherwise what went wrong (also shown to the user).
   QString startRecording(const QString& file, bool replace);
   void stopRecording();
-  bool paused() const noexcept { return frozen_ != nullptr; }
+  bool paused() const noexcept { return userPaused_; }
 
   LiveSession& session() noexcept { return *session_; }
   views::ActorSelection& selection() noexcept { return *selection_; }
@@ -140,6 +144,16 @@ class MainWindow : public QMainWindow {
   void onSessionStarted();
   void startFromToolbar();
   void toggleRecording(bool on);
+  /// Freezes or thaws the views (pause and holdViews).
+  void freeze(bool on);
+  /// A toolbar choice changed: a running session restarts with it at once, so that what the
+  /// toolbar shows is what runs (a stopped one starts with it on Start).
+  void applyToolbarChoice();
+  /// Says, in the status bar and beside the box, that a thread count was refused and why.
+  void refuseThreads(const QString& typed);
+  /// `path` for the status bar in at most `width` pixels: leading folders give way to "…", the file
+  /// name stays whole.
+  QString fitPath(const QString& path, int width) const;
   ActorId targetActor() const;
 
   Workloads workloads_;
@@ -147,6 +161,12 @@ class MainWindow : public QMainWindow {
   std::unique_ptr<LiveSession> session_;
   views::ActorSelection* selection_;
   std::unique_ptr<observe::SystemState> frozen_;
+  bool userPaused_ = false;
+  /// Actors alive in the state the tree was last given (or would have been, hidden): the status
+  /// bar's count, so that it always agrees with the tree's.
+  std::size_t aliveShown_ = 0;
+  bool syncingToolbar_ = false;  ///< the toolbar is being set from code, not by the user
+  QString lastRecording_;        ///< the file of the last recording that ended
   std::vector<View> views_;
   QByteArray defaultState_;
 

@@ -18,6 +18,9 @@
 #include <QTemporaryFile>
 #include <QTimer>
 
+#include <filesystem>
+#include <system_error>
+
 namespace actorscope::gui {
 namespace {
 
@@ -66,11 +69,25 @@ ActorId interestingActor(const observe::SystemState& state) {
 
 void prepareScreenshotDir(const QString& dir) {
   if (dir.isEmpty()) throw ScreenshotError("--screenshot needs a directory");
-  QDir d(dir);
-  if (!d.exists() && !QDir().mkpath(dir))
-    throw ScreenshotError("cannot create the screenshot directory \"" + dir.toStdString() + "\"");
-  QFileInfo info(d.absolutePath());
-  if (!info.isDir()) throw ScreenshotError("\"" + dir.toStdString() + "\" is not a directory");
+  const std::filesystem::path path(dir.toStdString());
+  std::error_code ec;
+  if (!std::filesystem::is_directory(path, ec)) {
+    // Say why it cannot be made: a file in the way (the path itself or a folder on it), or what
+    // the system said.
+    for (std::filesystem::path p = path; !p.empty(); p = p.parent_path()) {
+      if (std::filesystem::exists(p, ec) && !std::filesystem::is_directory(p, ec)) {
+        throw ScreenshotError("cannot create the screenshot directory \"" + dir.toStdString() + "\": " +
+                              (p == path ? std::string("a file of that name is in the way")
+                                         : "\"" + p.string() + "\" is a file, not a directory") +
+                              "; choose another directory");
+      }
+      if (p == p.parent_path()) break;
+    }
+    std::filesystem::create_directories(path, ec);
+    if (ec)
+      throw ScreenshotError("cannot create the screenshot directory \"" + dir.toStdString() + "\": " + ec.message());
+  }
+  const QDir d(dir);
   QTemporaryFile probe(d.filePath(QStringLiteral(".actorscope-write-test-XXXXXX")));
   if (!probe.open())
     throw ScreenshotError("cannot write into the screenshot directory \"" + dir.toStdString() +
@@ -86,7 +103,7 @@ QStringList takeScreenshots(MainWindow& window, const ScreenshotOptions& options
   settle(static_cast<int>(options.seconds * 1000));
 
   window.selection().select(interestingActor(window.session().state()));
-  window.setPaused(true);  // one consistent picture for every view
+  window.holdViews(true);  // one consistent picture for every view; the status bar still says "live"
   QStringList written;
   const QDir dir(options.dir);
   auto save = [&](QWidget* w, const QString& name) {
@@ -120,7 +137,7 @@ QStringList takeScreenshots(MainWindow& window, const ScreenshotOptions& options
   window.showView(QStringLiteral("warnings"));
   settle(60);
   save(&window, QStringLiteral("window"));
-  window.setPaused(false);
+  window.holdViews(false);
   window.stopSession();
 
   // The Benchmarks tab after a short quick run of a few benchmarks on both runtimes (not stored in

@@ -14,6 +14,7 @@
 #include "bench/benchmark_results_model.hpp"
 #include "bench/benchmarks_view.hpp"
 #include "common/roles.hpp"
+#include "common/search_field.hpp"
 #include "groups/process_groups_model.hpp"
 #include "groups/process_groups_view.hpp"
 #include "timers/timers_model.hpp"
@@ -26,6 +27,8 @@
 #include <QChart>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QLabel>
+#include <QStatusBar>
 #include <QSettings>
 #include <QSpinBox>
 #include <QTabWidget>
@@ -41,6 +44,8 @@
 #include <QTreeView>
 
 #include <actorscope/benchmarks/history_store.hpp>
+
+#include <set>
 #include <actorscope/storage/session_reader.hpp>
 
 namespace as = actorscope;
@@ -284,6 +289,132 @@ class TestObservatory : public QObject {
     window.selection().select(as::ActorId{0, 2});  // views refresh from what they hold: no stale copy
   }
 
+  void the_status_bar_counts_the_actors_the_tree_counts_even_in_a_storm() {
+    // (Declared before the window, which refreshes once more as it closes: they outlive it.)
+    int compared = 0;
+    std::set<int> seen;
+    QString mismatch;
+    gui::MainWindow window(gui::builtinWorkloads(), {.useSettings = false});
+    window.show();
+    QCOMPARE(window.startSession(QStringLiteral("storm"), QStringLiteral("asio"), 2), QString());
+    auto* status = window.findChild<QLabel*>(QStringLiteral("alive-count"));
+    auto* summary = window.treeView()->findChild<QLabel*>(QStringLiteral("tree-summary"));
+    QVERIFY(status && summary);
+    auto count = [](const QLabel* l) { return l->text().section(QLatin1Char(' '), 0, 0).toInt(); };
+    QObject::connect(&window, &gui::MainWindow::refreshed, &window, [&] {
+      if (summary->text().isEmpty()) return;
+      ++compared;
+      seen.insert(count(summary));
+      if (count(status) != count(summary) && mismatch.isEmpty())
+        mismatch = QStringLiteral("status bar \"%1\", tree \"%2\"").arg(status->text(), summary->text());
+    });
+    // A storm's actor count moves all the time: the two must agree at every refresh all the same.
+    QTRY_VERIFY_WITH_TIMEOUT(compared >= 40 && seen.size() >= 3, kDeadline);
+    QVERIFY2(mismatch.isEmpty(), qPrintable(mismatch));
+
+    // Paused, the session keeps folding; the status bar counts what the frozen views show.
+    window.setPaused(true);
+    const std::size_t frozen = window.shownState().alive_count();
+    QTRY_VERIFY_WITH_TIMEOUT(window.session().state().alive_count() != frozen, kDeadline);
+    QCOMPARE(count(status), static_cast<int>(frozen));
+    QCOMPARE(count(summary), static_cast<int>(frozen));
+    window.stopSession();
+  }
+
+  void choosing_a_scenario_or_runtime_in_the_toolbar_applies_it_at_once() {
+    gui::MainWindow window({office::workload(false), office::workload()}, {.useSettings = false});
+    window.show();
+    QCOMPARE(window.startSession(QStringLiteral("quiet-office"), QStringLiteral("asio"), 2), QString());
+    QTRY_COMPARE_WITH_TIMEOUT(window.session().state().runtime(), std::string("asio"), kDeadline);
+    auto* runtime = window.findChild<QComboBox*>(QStringLiteral("runtime"));
+    auto* scenario = window.findChild<QComboBox*>(QStringLiteral("scenario"));
+    auto* threads = window.findChild<QSpinBox*>(QStringLiteral("threads"));
+    QVERIFY(runtime && scenario && threads);
+
+    // The user picks qt: what the box shows is what runs.
+    runtime->setCurrentIndex(runtime->findText(QStringLiteral("qt")));
+    emit runtime->activated(runtime->currentIndex());
+    QCOMPARE(window.session().config().runtime, std::string("qt"));
+    QTRY_COMPARE_WITH_TIMEOUT(window.session().state().runtime(), std::string("qt"), kDeadline);
+
+    scenario->setCurrentIndex(scenario->findText(QStringLiteral("office")));
+    emit scenario->activated(scenario->currentIndex());
+    QVERIFY(window.session().workload() != nullptr);
+    QCOMPARE(window.session().workload()->name, std::string("office"));
+
+    // A thread count is taken once confirmed (Enter), and the session restarts with it.
+    threads->setFocus();
+    threads->selectAll();
+    QTest::keyClicks(threads, QStringLiteral("3"));
+    QCOMPARE(window.session().config().threads, 2u);  // not at each digit
+    QTest::keyClick(threads, Qt::Key_Return);
+    QCOMPARE(threads->value(), 3);
+    QCOMPARE(window.session().config().threads, 3u);
+    QTRY_COMPARE_WITH_TIMEOUT(window.session().state().threads(), 3u, kDeadline);
+
+    // Stopped, a choice waits for Start, and Start says what it will start.
+    window.stopSession();
+    runtime->setCurrentIndex(runtime->findText(QStringLiteral("asio")));
+    emit runtime->activated(runtime->currentIndex());
+    QVERIFY(!window.session().running());
+    auto* start = window.findChild<QAction*>(QStringLiteral("start"));
+    QVERIFY2(start->toolTip().contains(QStringLiteral("office on asio with 3 threads")), qPrintable(start->toolTip()));
+  }
+
+  void a_thread_count_out_of_range_is_refused_out_loud_not_cut_to_a_digit() {
+    gui::MainWindow window({office::workload(false)}, {.useSettings = false});
+    window.show();
+    QCOMPARE(window.startSession(QStringLiteral("quiet-office"), QStringLiteral("asio"), 2), QString());
+    auto* threads = window.findChild<QSpinBox*>(QStringLiteral("threads"));
+    threads->setFocus();
+    threads->selectAll();
+    QTest::keyClicks(threads, QStringLiteral("999"));
+    QCOMPARE(threads->text(), QStringLiteral("999"));  // every digit typed is there
+    QTest::keyClick(threads, Qt::Key_Return);
+    QCOMPARE(threads->value(), 2);  // refused: the count stays, and nothing restarted
+    QCOMPARE(window.session().config().threads, 2u);
+    const QString said = window.statusBar()->currentMessage();
+    QVERIFY2(said.contains(QStringLiteral("999")) && said.contains(QStringLiteral("1 to 64")), qPrintable(said));
+    window.stopSession();
+  }
+
+  void a_new_session_starts_without_the_last_ones_tree_search() {
+    gui::MainWindow window({office::workload(false), office::workload()}, {.useSettings = false});
+    window.show();
+    QCOMPARE(window.startSession(QStringLiteral("quiet-office"), QStringLiteral("asio"), 2), QString());
+    v::SupervisionTreeView& tree = *window.treeView();
+    QTRY_VERIFY_WITH_TIMEOUT(viewIndexOf(tree, "desk-a/clerk-3").isValid(), kDeadline);
+    auto* search = tree.findChild<v::SearchField*>();
+    search->setText(QStringLiteral("no actor is called this"));
+    QTest::keyClick(search, Qt::Key_Return);
+    QTRY_COMPARE_WITH_TIMEOUT(tree.treeView()->model()->rowCount(), 0, kDeadline);
+
+    QCOMPARE(window.startSession(QStringLiteral("office"), QStringLiteral("asio"), 2), QString());
+    QCOMPARE(search->text(), QString());
+    QTRY_VERIFY_WITH_TIMEOUT(viewIndexOf(tree, "desk-a/clerk-3").isValid(), kDeadline);
+    window.stopSession();
+  }
+
+  void holding_the_views_for_a_picture_is_not_a_pause() {
+    gui::MainWindow window({office::workload()}, {.useSettings = false});
+    window.show();
+    QCOMPARE(window.startSession(QStringLiteral("office"), QStringLiteral("asio"), 2), QString());
+    QTRY_VERIFY_WITH_TIMEOUT(window.session().state().events_applied() > 20, kDeadline);
+    auto* state = window.findChild<QLabel*>(QStringLiteral("session-state"));
+    window.holdViews(true);
+    const std::uint64_t frozen = window.shownState().events_applied();
+    QTRY_VERIFY_WITH_TIMEOUT(window.session().state().events_applied() > frozen + 10, kDeadline);
+    QCOMPARE(window.shownState().events_applied(), frozen);
+    QVERIFY(!window.paused());
+    QCOMPARE(state->text(), QStringLiteral("● live"));
+    QVERIFY(!window.findChild<QAction*>(QStringLiteral("pause"))->isChecked());
+    window.holdViews(false);
+    QVERIFY(window.shownState().events_applied() > frozen);
+    window.setPaused(true);
+    QCOMPARE(state->text(), QStringLiteral("● paused"));
+    window.stopSession();
+  }
+
   void the_window_layout_and_choices_are_remembered_between_runs() {
     QCoreApplication::setOrganizationName(QStringLiteral("ActorscopeTest"));
     QCoreApplication::setApplicationName(QStringLiteral("tst_observatory"));
@@ -446,6 +577,14 @@ class TestObservatory : public QObject {
       QFAIL("a directory under a file was accepted");
     } catch (const gui::ScreenshotError& e) {
       QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("cannot create")), e.what());
+      QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("is a file, not a directory")), e.what());
+    }
+    // The directory asked for is itself a file.
+    try {
+      gui::prepareScreenshotDir(file);
+      QFAIL("a file was accepted as the screenshot directory");
+    } catch (const gui::ScreenshotError& e) {
+      QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("a file of that name is in the way")), e.what());
     }
   }
 };
