@@ -246,7 +246,7 @@ void ActorInspector::render(const ActorDetails& d) {
   const QPalette pal = palette();
   title_->setText(breakable(QString::fromStdString(d.name)));
   title_->setToolTip(QString::fromStdString(d.name));
-  subtitle_->setText(QStringLiteral("%1  ·  %2  ·  host %3")
+  subtitle_->setText(QStringLiteral("%1  ·  %2  ·  host\u00a0%3")
                          .arg(formatActorId(d.id), QString::fromStdString(shortTypeName(d.type)))
                          .arg(formatHost(d.thread)));
   subtitle_->setToolTip(QStringLiteral("id %1, type %2, runtime host %3")
@@ -311,7 +311,7 @@ void ActorInspector::render(const ActorDetails& d) {
       t << QStringLiteral("%1 #%2%3, fired %4%5")
                .arg(timerKindText(tl.kind))
                .arg(tl.id)
-               .arg(tl.period > Duration::zero() ? QStringLiteral(" every ") + formatDuration(tl.period) : QString())
+               .arg(tl.period > Duration::zero() ? QStringLiteral(" every ") + figure(formatDuration(tl.period)) : QString())
                .arg(tl.fired)
                .arg(tl.owned ? QStringLiteral(" (started here)") : QString());
     row(QStringLiteral("Timers"), t.join(QStringLiteral("<br>")));
