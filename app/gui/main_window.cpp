@@ -1,6 +1,8 @@
 // The observatory's main window.
 #include "gui/main_window.hpp"
 
+#include "gui/machine_load.hpp"
+
 #include "actors/actors_view.hpp"
 #include "bench/benchmarks_view.hpp"
 #include "cli/bench_catalogue.hpp"
@@ -815,7 +817,30 @@ void MainWindow::runBenchmarks(const bench::RunOptions& options, bool history) {
   benchCancel_.store(false);
   bench_->setRunning(true);
   runner->set_cancel_flag(&benchCancel_);
-  runner->on_progress([this](const bench::Progress& p) { bench_->showProgress(p); });
+  // How busy the machine was, over the run and case by case: figures taken while other programs
+  // kept the cores busy are marked so.
+  views::RunLoad load;
+  load.cores = coreCount();
+  load.loadBefore = loadAverage();
+  load.sessionRunning = session_->running();
+  const CpuCounters runStart = readCpuCounters();
+  std::pair<std::string, std::string> currentCase;
+  CpuCounters caseStart;
+  auto endCase = [&] {
+    if (currentCase.first.empty()) return;
+    const double others = othersCores(caseStart, readCpuCounters());
+    if (others >= 0) load.othersCoresByCase[currentCase] = others;
+    currentCase = {};
+  };
+  runner->on_progress([&](const bench::Progress& p) {
+    bench_->showProgress(p);
+    if (std::pair(p.benchmark, p.runtime) != currentCase) {
+      endCase();
+      currentCase = {p.benchmark, p.runtime};
+      caseStart = readCpuCounters();
+    }
+    if (p.phase == bench::Progress::Phase::finished) endCase();
+  });
   // The qt runtime's System must live on this thread, so the run does too; the window stays
   // responsive by processing its events while each case runs.
   runner->on_idle([] { QCoreApplication::processEvents(QEventLoop::AllEvents, 20); });
@@ -829,9 +854,13 @@ void MainWindow::runBenchmarks(const bench::RunOptions& options, bool history) {
     if (closeAfterBench_) close();
     return;
   }
+  endCase();
+  load.othersCores = othersCores(runStart, readCpuCounters());
+  load.loadAfter = loadAverage();
   benchRunning_ = false;
   bench_->setRunning(false);
   bench_->showReport(report);
+  bench_->showLoad(load);
   if (history && !report.results.empty()) {
     try {
       bench::HistoryStore store(bench::default_history_path());

@@ -5,6 +5,7 @@
 
 #include "bench/benchmark_results_model.hpp"
 #include "bench/benchmarks_view.hpp"
+#include "bench/ratio_chart.hpp"
 #include "common/actor_selection.hpp"
 #include "common/roles.hpp"
 #include "flow/message_flow_model.hpp"
@@ -68,7 +69,7 @@ class TestViewWidgets : public QObject {
     QCOMPARE(m.index(0, 3).data().toString(), QStringLiteral("600 ns"));
     QCOMPARE(m.index(0, 4).data().toString(), QStringLiteral("2.00×"));
     QCOMPARE(m.index(0, 5).data().toString(), QStringLiteral("8.90 µs – 15.5 µs"));
-    QCOMPARE(view.ratioChart()->series().size(), 1);
+    QCOMPARE(view.ratioChart()->bars().size(), 1u);
 
     report.results[1] = result("qt", 0, "the actors never finished");
     view.showReport(report);
@@ -76,6 +77,56 @@ class TestViewWidgets : public QObject {
     QCOMPARE(m.index(0, 3).data(Qt::ToolTipRole).toString(), QStringLiteral("the actors never finished"));
     QCOMPARE(m.ratioAt(0), 0.0);
     QVERIFY(view.statusText().contains(QStringLiteral("1 could not run")));
+  }
+
+  void the_comparison_chart_shows_the_spread_of_every_bar_and_which_ran_on_a_busy_machine() {
+    namespace b = actorscope::bench;
+    b::RunReport report;
+    report.options.runtimes = {"asio", "qt"};
+    auto result = [](std::string name, std::string runtime, double q1, double median, double q3) {
+      b::Result r;
+      r.benchmark = std::move(name);
+      r.runtime = std::move(runtime);
+      r.unit = "ns";
+      r.element = "message";
+      r.elements = 1;
+      r.statistics.count = 10;
+      r.statistics.q1 = q1;
+      r.statistics.median = median;
+      r.statistics.q3 = q3;
+      return r;
+    };
+    report.results = {result("Fan-out from one actor to 1000 actors", "asio", 90, 100, 120),
+                      result("Fan-out from one actor to 1000 actors", "qt", 60, 68, 80),
+                      result("Creation of 100 actors", "asio", 100, 100, 100),
+                      result("Creation of 100 actors", "qt", 101, 102, 103)};
+    v::BenchmarksView view;
+    view.resize(900, 700);
+    view.show();
+    view.showReport(report);
+    v::RunLoad load;
+    load.cores = 2;
+    load.othersCores = 0.9;
+    load.othersCoresByCase[{"Fan-out from one actor to 1000 actors", "qt"}] = 1.4;
+    load.othersCoresByCase[{"Creation of 100 actors", "qt"}] = 0.01;
+    view.showLoad(load);
+    QCoreApplication::processEvents();
+    const v::RatioChart* chart = view.ratioChart();
+    QCOMPARE(chart->bars().size(), 2u);
+    const auto& fan = chart->bars()[0];
+    QCOMPARE(fan.ratio, 0.68);
+    QCOMPARE(fan.low, 60.0 / 120.0);  // qt's first quartile over asio's third
+    QCOMPARE(fan.high, 80.0 / 90.0);
+    QVERIFY(fan.busy);
+    QVERIFY(!chart->bars()[1].busy);
+    QVERIFY2(view.statusText().contains(QStringLiteral("busy")) && view.statusText().contains(QStringLiteral("0.90 of its 2 cores")),
+             qPrintable(view.statusText()));
+    // Every figure is beside its bar and whiskers, whole, inside the chart: a short bar's too.
+    for (int i = 0; i < 2; ++i) {
+      const QRectF value = chart->valueRect(i);
+      QVERIFY(chart->plotRect().contains(value));
+      QVERIFY(!value.intersects(chart->barRect(i)));
+    }
   }
 
   void the_warnings_view_flags_a_scripted_growing_mailbox_and_links_to_the_actor() {

@@ -68,6 +68,14 @@ double BenchmarkResultsModel::ratioAt(int row) const {
   return b->median_per_element() / a->median_per_element();
 }
 
+std::pair<double, double> BenchmarkResultsModel::ratioSpreadAt(int row) const {
+  if (ratioAt(row) <= 0) return {0, 0};
+  const bench::Statistics& a = result(row, 0)->statistics;
+  const bench::Statistics& b = result(row, 1)->statistics;
+  if (a.q1 <= 0 || a.q3 <= 0) return {0, 0};
+  return {b.q1 / a.q3, b.q3 / a.q1};  // elements cancel: both ran the same benchmark
+}
+
 int BenchmarkResultsModel::rowCount(const QModelIndex& parent) const {
   return parent.isValid() ? 0 : static_cast<int>(benchmarks_.size());
 }
@@ -123,9 +131,11 @@ QVariant BenchmarkResultsModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::ToolTipRole) {
       const bench::Statistics& s = r->statistics;
       const double e = r->has_per_element() ? r->elements : 1;
-      return QStringLiteral("%1 samples\nmin %2\nmedian %3\np95 %4\nmax %5\noutliers %6")
+      return QStringLiteral("%1 samples\nmin %2\nfirst quartile %3\nmedian %4\nthird quartile %5\np95 %6\nmax %7\n"
+                            "outliers %8")
           .arg(s.count)
-          .arg(formatBenchValue(s.min / e, r->unit), formatBenchValue(s.median / e, r->unit),
+          .arg(formatBenchValue(s.min / e, r->unit), formatBenchValue(s.q1 / e, r->unit),
+               formatBenchValue(s.median / e, r->unit), formatBenchValue(s.q3 / e, r->unit),
                formatBenchValue(s.p95 / e, r->unit), formatBenchValue(s.max / e, r->unit))
           .arg(s.outliers_mild + s.outliers_severe);
     }

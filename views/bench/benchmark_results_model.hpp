@@ -8,6 +8,7 @@
 #include <QString>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace actorscope::views {
@@ -35,6 +36,11 @@ class BenchmarkResultsModel : public QAbstractTableModel {
   int ratioColumn() const noexcept;
   /// Second runtime's median per element over the first's, for `row`; 0 when either is missing.
   double ratioAt(int row) const;
+  /// How far the ratio moves within the middle half of each runtime's samples: from the second's
+  /// first quartile over the first's third, to the second's third quartile over the first's first.
+  /// {0, 0} when ratioAt(row) is 0.
+  std::pair<double, double> ratioSpreadAt(int row) const;
+
 
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;

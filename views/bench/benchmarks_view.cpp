@@ -1,9 +1,9 @@
 #include "bench/benchmarks_view.hpp"
 
 #include "bench/benchmark_results_model.hpp"
+#include "bench/ratio_chart.hpp"
+#include "common/health.hpp"
 
-#include <QBarCategoryAxis>
-#include <QBarSet>
 #include <QChart>
 #include <QChartView>
 #include <QCheckBox>
@@ -11,7 +11,6 @@
 #include <QDateTimeAxis>
 #include <QHBoxLayout>
 #include <QHeaderView>
-#include <QHorizontalBarSeries>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
@@ -23,11 +22,11 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QValueAxis>
 
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <tuple>
 
 namespace actorscope::views {
 
@@ -60,13 +59,14 @@ BenchmarksView::BenchmarksView(QWidget* parent) : QWidget(parent), model_(new Be
   filter_ = new QLineEdit(this);
   filter_->setPlaceholderText(QStringLiteral("Filter: a regular expression, e.g. Creation|Casting"));
   filter_->setClearButtonEnabled(true);
-  filter_->setMinimumWidth(260);
+  filter_->setMinimumWidth(160);
   quick_ = new QCheckBox(QStringLiteral("Quick"), this);
   quick_->setChecked(true);
   quick_->setToolTip(QStringLiteral("Fewer samples and a shorter warm-up: everything in under 2 minutes"));
   run_ = new QPushButton(QStringLiteral("Run"), this);
   run_->setDefault(true);
 
+  // Two rows, so that the tab never makes the window's centre wider than the docks leave it.
   auto* controls = new QHBoxLayout;
   controls->addWidget(new QLabel(QStringLiteral("Runtimes:"), this));
   controls->addWidget(asio_);
@@ -75,9 +75,12 @@ BenchmarksView::BenchmarksView(QWidget* parent) : QWidget(parent), model_(new Be
   controls->addWidget(new QLabel(QStringLiteral("Threads:"), this));
   controls->addWidget(threads_);
   controls->addSpacing(12);
-  controls->addWidget(filter_, 1);
   controls->addWidget(quick_);
+  controls->addStretch(1);
   controls->addWidget(run_);
+  auto* filterRow = new QHBoxLayout;
+  filterRow->addWidget(new QLabel(QStringLiteral("Benchmarks:"), this));
+  filterRow->addWidget(filter_, 1);
 
   progress_ = new QProgressBar(this);
   progress_->setTextVisible(true);
@@ -101,28 +104,27 @@ BenchmarksView::BenchmarksView(QWidget* parent) : QWidget(parent), model_(new Be
   table_->horizontalHeader()->setStretchLastSection(false);
   table_->setAlternatingRowColors(true);
 
-  ratioChart_ = new QChart;
-  ratioChart_->legend()->hide();
-  ratioChart_->setTitle(QStringLiteral("No run yet"));
-  ratioView_ = new QChartView(ratioChart_, this);
-  ratioView_->setRenderHint(QPainter::Antialiasing);
+  ratioChart_ = new RatioChart(this);
   historyChart_ = new QChart;
   historyChart_->setTitle(QStringLiteral("History: pick a benchmark in the table"));
   historyView_ = new QChartView(historyChart_, this);
   historyView_->setRenderHint(QPainter::Antialiasing);
 
   auto* charts = new QSplitter(Qt::Horizontal, this);
-  charts->addWidget(ratioView_);
+  charts->addWidget(ratioChart_);
   charts->addWidget(historyView_);
+  charts->setStretchFactor(0, 3);
+  charts->setStretchFactor(1, 2);
   auto* split = new QSplitter(Qt::Vertical, this);
   split->addWidget(table_);
   split->addWidget(charts);
   split->setStretchFactor(0, 2);
   split->setStretchFactor(1, 3);
-  ratioView_->setMinimumHeight(220);
+  ratioChart_->setMinimumHeight(220);
 
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(controls);
+  layout->addLayout(filterRow);
   layout->addWidget(progress_);
   layout->addWidget(status_);
   layout->addWidget(split, 1);
@@ -223,6 +225,7 @@ void BenchmarksView::showProgress(const bench::Progress& p) {
 
 void BenchmarksView::showReport(const bench::RunReport& report) {
   model_->setReport(report);
+  load_ = {};  // a new run: what the machine did is told with it (showLoad)
   table_->horizontalHeader()->setSectionResizeMode(BenchmarkResultsModel::Benchmark, QHeaderView::Stretch);
   std::size_t failed = 0;
   for (const bench::Result& r : report.results) failed += r.ok() ? 0 : 1;
@@ -259,47 +262,64 @@ void BenchmarksView::showNote(const QString& message) {
   }
 }
 
-void BenchmarksView::rebuildRatioChart() {
-  ratioChart_->removeAllSeries();
-  for (QAbstractAxis* a : ratioChart_->axes()) {
-    ratioChart_->removeAxis(a);
-    delete a;
+void BenchmarksView::showLoad(const RunLoad& load) {
+  load_ = load;
+  rebuildRatioChart();
+  if (load.othersCores < 0 && !load.sessionRunning) return;
+  QString note;
+  if (load.othersCores >= 0) {
+    const bool busy = load.othersCores >= RunLoad::kBusyCores;
+    note = QStringLiteral("The machine was %1: other programs kept %2 of its %3 cores busy on average")
+               .arg(busy ? QStringLiteral("busy") : QStringLiteral("quiet"))
+               .arg(load.othersCores, 0, 'f', 2)
+               .arg(load.cores);
+    if (load.loadBefore >= 0 && load.loadAfter >= 0)
+      note += QStringLiteral(" (load average %1 before, %2 after)").arg(load.loadBefore, 0, 'f', 2).arg(load.loadAfter, 0, 'f', 2);
+    std::size_t busyCases = 0;
+    for (const auto& [c, cores] : load.othersCoresByCase) busyCases += cores >= RunLoad::kBusyCores ? 1 : 0;
+    if (busyCases > 0) note += QStringLiteral("; %1 of the cases ran on a busy machine (marked busy)").arg(busyCases);
   }
+  if (load.sessionRunning)
+    note += (note.isEmpty() ? QString() : QStringLiteral(". ")) +
+            QStringLiteral("The live session ran alongside: stop it for figures worth comparing");
+  showNote(note);
+  if (load.othersCores >= RunLoad::kBusyCores || load.sessionRunning)
+    status_->setStyleSheet(QStringLiteral("color: %1;").arg(warningColor(palette()).name()));
+}
+
+void BenchmarksView::rebuildRatioChart() {
   const auto& rts = model_->runtimes();
   if (rts.size() < 2) {
-    ratioChart_->setTitle(QStringLiteral("Run two runtimes to compare them"));
+    ratioChart_->clear(model_->rowCount() == 0 ? QStringLiteral("No run yet")
+                                               : QStringLiteral("Run two runtimes to compare them"));
     return;
   }
-  auto* set = new QBarSet(QString::fromStdString(rts[1]) + QLatin1Char('/') + QString::fromStdString(rts[0]));
-  QStringList categories;
-  double top = 2.5;  // 1x and 2x always on the scale, and room for the labels
-  // Bottom to top in a horizontal chart: add in reverse so the first benchmark is at the top.
-  for (int row = model_->rowCount() - 1; row >= 0; --row) {
+  std::vector<RatioChart::Bar> bars;
+  for (int row = 0; row < model_->rowCount(); ++row) {
     const double ratio = model_->ratioAt(row);
     if (ratio <= 0) continue;
-    categories << shortName(model_->benchmarkAt(row));
-    *set << ratio;
-    top = std::max(top, ratio * 1.25);
+    RatioChart::Bar b;
+    b.name = model_->benchmarkAt(row);
+    b.label = shortName(b.name);
+    b.ratio = ratio;
+    std::tie(b.low, b.high) = model_->ratioSpreadAt(row);
+    QStringList notes;
+    for (const std::string& rt : {rts[0], rts[1]}) {
+      auto it = load_.othersCoresByCase.find({b.name.toStdString(), rt});
+      if (it == load_.othersCoresByCase.end()) continue;
+      if (it->second >= RunLoad::kBusyCores) b.busy = true;
+      notes << QStringLiteral("other programs kept %1 cores busy while %2 ran it")
+                   .arg(it->second, 0, 'f', 2)
+                   .arg(QString::fromStdString(rt));
+    }
+    b.busyNote = notes.join(QStringLiteral("; "));
+    bars.push_back(std::move(b));
   }
-  auto* series = new QHorizontalBarSeries;
-  series->append(set);
-  series->setLabelsVisible(true);
-  series->setLabelsFormat(QStringLiteral("@value×"));
-  series->setLabelsPrecision(3);
-  ratioChart_->addSeries(series);
-  auto* y = new QBarCategoryAxis;
-  y->append(categories);
-  auto* x = new QValueAxis;
-  x->setRange(0, top);
-  x->applyNiceNumbers();
-  x->setLabelFormat(QStringLiteral("%.1f"));
-  x->setTitleText(QStringLiteral("times as long as on %1").arg(QString::fromStdString(rts[0])));
-  ratioChart_->addAxis(y, Qt::AlignLeft);
-  ratioChart_->addAxis(x, Qt::AlignBottom);
-  series->attachAxis(y);
-  series->attachAxis(x);
-  ratioChart_->setTitle(QStringLiteral("%1 ÷ %2, median per element (1× is a tie)")
-                            .arg(QString::fromStdString(rts[1]), QString::fromStdString(rts[0])));
+  if (bars.empty()) {
+    ratioChart_->clear(QStringLiteral("No benchmark ran on both runtimes"));
+    return;
+  }
+  ratioChart_->setBars(std::move(bars), QString::fromStdString(rts[1]), QString::fromStdString(rts[0]));
 }
 
 void BenchmarksView::rebuildHistoryChart(const QString& benchmark) {

@@ -1,8 +1,9 @@
 // BenchmarksView: runs the benchmark suite (engine/benchmarks) from the app and charts it. The
 // controls pick the runtimes, threads, a filter and quick mode; the table shows the runtimes side
 // by side; one chart shows the second runtime against the first for every benchmark of the run,
-// the other the selected benchmark's history from the benchmark-history file. The view does not
-// run anything itself: it asks for a run (runRequested) and is told what happens.
+// with the spread of the samples and which benchmarks ran on a busy machine, the other the
+// selected benchmark's history from the benchmark-history file. The view does not run anything
+// itself: it asks for a run (runRequested) and is told what happens, and how busy the machine was.
 #pragma once
 
 #include <actorscope/benchmarks/history_store.hpp>
@@ -11,7 +12,9 @@
 #include <QWidget>
 
 #include <functional>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 class QChart;
@@ -27,6 +30,23 @@ class QTableView;
 namespace actorscope::views {
 
 class BenchmarkResultsModel;
+class RatioChart;
+
+/// How busy the machine was during a run, as the app measured it (from the kernel's counters).
+struct RunLoad {
+  unsigned cores = 0;
+  /// Cores that other programs kept busy on average over the run; negative when unknown.
+  double othersCores = -1;
+  /// The one-minute load average before and after the run; negative when unknown.
+  double loadBefore = -1;
+  double loadAfter = -1;
+  /// The observatory's live session ran alongside (in this process: not among "other programs").
+  bool sessionRunning = false;
+  /// Per case, (benchmark, runtime): the cores other programs kept busy while it ran.
+  std::map<std::pair<std::string, std::string>, double> othersCoresByCase;
+  /// From this many cores used by others on average, a figure is marked as taken on a busy machine.
+  static constexpr double kBusyCores = 0.25;
+};
 
 class BenchmarksView : public QWidget {
   Q_OBJECT
@@ -52,10 +72,13 @@ class BenchmarksView : public QWidget {
   void showError(const QString& message);
   /// A line under the controls: where the run was stored, and when.
   void showNote(const QString& message);
+  /// How busy the machine was during the run just shown: said under the controls, and marked on
+  /// the bars of the benchmarks that ran while others kept it busy.
+  void showLoad(const RunLoad& load);
 
   BenchmarkResultsModel* model() const noexcept { return model_; }
   QTableView* table() const noexcept { return table_; }
-  QChart* ratioChart() const noexcept { return ratioChart_; }
+  RatioChart* ratioChart() const noexcept { return ratioChart_; }
   QChart* historyChart() const noexcept { return historyChart_; }
   bool running() const noexcept { return running_; }
   /// The line under the controls: the last run's summary, or what went wrong.
@@ -79,8 +102,8 @@ class BenchmarksView : public QWidget {
   QProgressBar* progress_;
   QLabel* status_;
   QTableView* table_;
-  QChart* ratioChart_;
-  QChartView* ratioView_;
+  RatioChart* ratioChart_;
+  RunLoad load_;
   QChart* historyChart_;
   QChartView* historyView_;
   HistorySource history_;
