@@ -33,6 +33,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLayout>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
@@ -412,7 +413,6 @@ void MainWindow::buildStatusBar() {
   samplingLabel_ = statusField(this, QString());
   recordLabel_ = statusField(this, QString());
   recordLabel_->setObjectName(QStringLiteral("recording"));
-  recordLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   recordLabel_->hide();
   statusBar()->addPermanentWidget(recordLabel_);
   for (QLabel* l : {stateLabel_, runtimeLabel_, actorsLabel_, messagesLabel_, eventsLabel_, samplingLabel_, droppedLabel_})
@@ -512,14 +512,20 @@ void MainWindow::stopRecording() {
   session_->stopRecording();
   if (!file.isEmpty()) {
     // The status bar's message shares the bar with its fields: the path is fitted to what is left,
-    // and the field where "● REC" was keeps the whole of it (tooltip, selectable) until the next one.
+    // and the field where "● REC" was says "✓ recorded" with the whole of it in its tooltip.
     lastRecording_ = file;
-    int fields = 0;
+    updateStatus();
+    int fields = 0, count = 0;
     for (QLabel* l : {stateLabel_, runtimeLabel_, actorsLabel_, messagesLabel_, eventsLabel_, samplingLabel_,
                       droppedLabel_, recordLabel_})
-      if (l->isVisible()) fields += l->sizeHint().width();
+      if (!l->isHidden()) {
+        fields += l->sizeHint().width();
+        ++count;
+      }
+    const int spacing = statusBar()->layout() ? statusBar()->layout()->spacing() : 6;
     const QString tail = QStringLiteral(": actorscope inspect summarises it");
-    const int room = statusBar()->width() - fields - fontMetrics().horizontalAdvance(QStringLiteral("Recorded ") + tail) - 40;
+    const int room = statusBar()->width() - fields - (count + 2) * std::max(spacing, 4) - 40 -
+                     statusBar()->fontMetrics().horizontalAdvance(QStringLiteral("Recorded ") + tail);
     statusBar()->showMessage(QStringLiteral("Recorded %1%2").arg(fitPath(file, room), tail), 10000);
   }
   updateStatus();
@@ -725,7 +731,7 @@ void MainWindow::updateStatus() {
     restyle(recordLabel_, QStringLiteral("color: %1; font-weight: bold;").arg(views::errorColor(palette()).name()));
     recordLabel_->show();
   } else if (!lastRecording_.isEmpty()) {
-    setText(recordLabel_, QStringLiteral("✓ %1").arg(QFileInfo(lastRecording_).fileName()));
+    setText(recordLabel_, QStringLiteral("✓ recorded"));
     recordLabel_->setToolTip(QStringLiteral("Recorded to %1\nactorscope inspect \"%1\" summarises it")
                                  .arg(QDir::toNativeSeparators(lastRecording_)));
     restyle(recordLabel_, QString());

@@ -160,7 +160,10 @@ class TestObservatory : public QObject {
 
   void the_record_toggle_writes_the_live_session_to_a_recording() {
     QTemporaryDir dir;
-    const QString file = dir.filePath(QStringLiteral("live.db"));
+    // A deep folder: the hint after recording must still show the file's name whole.
+    const QString deep = dir.filePath(QStringLiteral("recordings/of/the/observatory/made/by/its/tests/on/a/long/path"));
+    QVERIFY(QDir().mkpath(deep));
+    const QString file = QDir(deep).filePath(QStringLiteral("live-session-recorded-by-the-record-toggle.db"));
     gui::MainWindow window(gui::builtinWorkloads(), {.useSettings = false});
     window.show();
     QCOMPARE(window.startSession(QStringLiteral("supervision"), QStringLiteral("asio"), 2), QString());
@@ -169,6 +172,13 @@ class TestObservatory : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(window.session().recordingProgress()->events_recorded > 50, kDeadline);
     window.stopRecording();
     QVERIFY(!window.session().recording());
+    const QString hint = window.statusBar()->currentMessage();
+    QVERIFY2(hint.contains(QStringLiteral("live-session-recorded-by-the-record-toggle.db")), qPrintable(hint));
+    int fields = 0;  // the status bar's fields share its width with the message
+    for (const QLabel* l : window.statusBar()->findChildren<QLabel*>())
+      if (l->isVisible()) fields += l->sizeHint().width();
+    QVERIFY2(window.statusBar()->fontMetrics().horizontalAdvance(hint) + fields < window.statusBar()->width(),
+             qPrintable(hint));
     as::SessionReader reader(file.toStdString());
     QCOMPARE(reader.sessions().size(), 1u);
     QCOMPARE(reader.sessions().front().scenario, std::string("supervision"));
@@ -178,6 +188,9 @@ class TestObservatory : public QObject {
     const QString error = window.startRecording(file, false);
     QVERIFY2(error.contains(QStringLiteral("exists")), qPrintable(error));
     QVERIFY(!window.session().recording());
+    // The caller says it (the toolbar, in a dialog): it does not linger in the status bar after.
+    QVERIFY2(!window.statusBar()->currentMessage().contains(QStringLiteral("exists")),
+             qPrintable(window.statusBar()->currentMessage()));
     window.stopSession();
   }
 

@@ -115,6 +115,7 @@ BenchmarksView::BenchmarksView(QWidget* parent) : QWidget(parent), model_(new Be
   charts->addWidget(historyView_);
   charts->setStretchFactor(0, 3);
   charts->setStretchFactor(1, 2);
+  charts->setSizes({600, 400});  // both charts readable from the start (the splitter scales these)
   auto* split = new QSplitter(Qt::Vertical, this);
   split->addWidget(table_);
   split->addWidget(charts);

@@ -17,6 +17,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace actorscope::views {
 
 /// Category mask and free text, in one proxy.
@@ -52,14 +54,14 @@ EventLogView::EventLogView(ActorSelection* selection, ActorControl* control, QWi
   table_ = makeActorTable(this);
   table_->setModel(filter_);
   table_->horizontalHeader()->setStretchLastSection(true);
-  // The actor and its peer are names of the same kind: the same width, room for
-  // "team-a/worker-2  0.41"; the event column as wide as its longest kind.
+  // The event column as wide as its longest kind; the actor and its peer start narrow and grow to
+  // the names the log holds (fitNameColumns), so that the detail keeps the rest.
   const int digit = table_->fontMetrics().horizontalAdvance(QLatin1Char('0'));
   table_->setColumnWidth(EventLogModel::TimeColumn, 8 * digit + 10);
   table_->setColumnWidth(EventLogModel::KindColumn,
                          table_->fontMetrics().horizontalAdvance(QStringLiteral("supervision delivered")) + 16);
-  table_->setColumnWidth(EventLogModel::ActorColumn, 21 * digit + 10);
-  table_->setColumnWidth(EventLogModel::PeerColumn, 21 * digit + 10);
+  table_->setColumnWidth(EventLogModel::ActorColumn, 12 * digit);
+  table_->setColumnWidth(EventLogModel::PeerColumn, 12 * digit);
 
   search_ = new SearchField(QStringLiteral("Search events (actor, kind, reason…)"), this);
   // Kinds to list: every category is a checkable entry. Name registrations repeat every spawn and
@@ -142,13 +144,32 @@ void EventLogView::setState(const observe::SystemState& state) {
   QScrollBar* bar = table_->verticalScrollBar();
   const bool atBottom = bar->value() >= bar->maximum() - 2;
   model_->update(state);
+  fitNameColumns();
   summary_->setText(QStringLiteral("%1 of %2").arg(filter_->rowCount()).arg(model_->rowCount()));
   if (atBottom) table_->scrollToBottom();
+}
+
+void EventLogView::fitNameColumns() {
+  // As wide as the widest actor or peer among the newest 200 events (which is what one reads), never
+  // narrower than before in a session (columns that jump are hard to read), at most 30 digits.
+  const QFontMetrics fm = table_->fontMetrics();
+  const int digit = fm.horizontalAdvance(QLatin1Char('0'));
+  const int rows = model_->rowCount();
+  int widest = 0;
+  for (int r = std::max(0, rows - 200); r < rows; ++r)
+    for (int c : {int(EventLogModel::ActorColumn), int(EventLogModel::PeerColumn)})
+      widest = std::max(widest, fm.horizontalAdvance(model_->index(r, c).data().toString()));
+  const int width = std::min(30 * digit, widest + 14);
+  for (int c : {int(EventLogModel::ActorColumn), int(EventLogModel::PeerColumn)})
+    if (table_->columnWidth(c) < width) table_->setColumnWidth(c, width);
 }
 
 void EventLogView::resetSession() {
   model_->clear();
   summary_->clear();
+  const int digit = table_->fontMetrics().horizontalAdvance(QLatin1Char('0'));
+  table_->setColumnWidth(EventLogModel::ActorColumn, 12 * digit);
+  table_->setColumnWidth(EventLogModel::PeerColumn, 12 * digit);
 }
 
 }  // namespace actorscope::views

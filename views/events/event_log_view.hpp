@@ -32,6 +32,9 @@ class EventLogView : public QWidget, public StateView {
   void setSearch(const QString& text);
 
  private:
+  /// Widens the actor and peer columns to the names in the log.
+  void fitNameColumns();
+
   ActorSelection* selection_;
   ActorControl* control_;
   EventLogModel* model_;

@@ -438,7 +438,7 @@ QVariant SupervisionTreeModel::headerData(int section, Qt::Orientation orientati
       case IdColumn: return QStringLiteral("Id");
       case StatusColumn: return QStringLiteral("Status");
       case MailboxColumn: return QStringLiteral("MsgQ");
-      case RateColumn: return QStringLiteral("Msgs/s");
+      case RateColumn: return QStringLiteral("Msg/s");
       case FailuresColumn: return QStringLiteral("Fails");
     }
   }

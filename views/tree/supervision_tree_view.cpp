@@ -169,16 +169,17 @@ bool SupervisionTreeView::eventFilter(QObject* watched, QEvent* event) {
 
 int SupervisionTreeView::nameWidthNeeded() const {
   // The widest name among the rows one can see by scrolling (open branches), with its indentation
-  // and status dot. Looks at 3,000 rows at most: a larger tree is read by searching it anyway.
-  const QFontMetrics fm = tree_->fontMetrics();
-  const int icon = tree_->iconSize().isValid() ? tree_->iconSize().width() : tree_->style()->pixelMetric(QStyle::PM_SmallIconSize);
-  int widest = fm.horizontalAdvance(model_->headerData(0, Qt::Horizontal).toString()) + 24;
+  // and status dot, as the view draws it. Looks at 3,000 rows at most: a larger tree is read by
+  // searching it anyway.
+  int widest = tree_->fontMetrics().horizontalAdvance(model_->headerData(0, Qt::Horizontal).toString()) + 24;
   int budget = 3000;
+  const int indent = tree_->indentation();
+  const int rootIndent = tree_->rootIsDecorated() ? indent : 0;
   std::function<void(const QModelIndex&, int)> walk = [&](const QModelIndex& parent, int depth) {
     const int rows = model_->rowCount(parent);
     for (int r = 0; r < rows && budget > 0; ++r, --budget) {
       const QModelIndex i = model_->index(r, 0, parent);
-      widest = std::max(widest, (depth + 1) * tree_->indentation() + icon + 14 + fm.horizontalAdvance(i.data().toString()));
+      widest = std::max(widest, rootIndent + depth * indent + tree_->sizeHintForIndex(i).width() + 4);
       if (tree_->isExpanded(i)) walk(i, depth + 1);
     }
   };
@@ -201,11 +202,12 @@ void SupervisionTreeView::fitColumns() {
   std::vector<Figure> figures;
   for (int c = SupervisionTreeModel::IdColumn; c < SupervisionTreeModel::ColumnCount; ++c) {
     if (header->isSectionHidden(c)) continue;
-    const QString title = model_->headerData(c, Qt::Horizontal).toString();
+    // The least keeps the header whole: a figure column whose title is cut reads as nothing.
+    const int title = fm.horizontalAdvance(model_->headerData(c, Qt::Horizontal).toString()) + 10;
     const int usual = c == SupervisionTreeModel::StatusColumn ? fm.horizontalAdvance(QStringLiteral("draining"))
                       : c == SupervisionTreeModel::RateColumn ? fm.horizontalAdvance(QStringLiteral("88.8k/s"))
                                                               : 4 * digit;
-    figures.push_back({c, std::max(fm.horizontalAdvance(title) + 12, usual + 12), 4 * digit + 8});
+    figures.push_back({c, std::max(title, usual + 12), std::max(title, 4 * digit + 8)});
   }
   const int room = tree_->viewport()->width();
   const int name = nameWidthNeeded();
