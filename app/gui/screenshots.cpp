@@ -37,7 +37,8 @@ void settle(int ms) {
 }
 
 /// The actor a reader would want to see first: one a warning is about, else a supervisor whose
-/// children failed lately, else the actor that handles the most messages, else the first root.
+/// children failed lately, else the deepest mailbox (100 or more), else the actor that handles the
+/// most messages, else the first root.
 ActorId interestingActor(const observe::SystemState& state) {
   for (const views::Warning& w : views::lint(state))
     if (w.actor.is_valid()) return w.actor;
@@ -48,6 +49,15 @@ ActorId interestingActor(const observe::SystemState& state) {
     const std::size_t f = views::recentChildFailures(a, state.time(), std::chrono::seconds(30));
     if (f > bestFailures) {
       bestFailures = f;
+      best = id;
+    }
+  }
+  if (best.is_valid()) return best;
+  // A backlog: the deepest mailbox, if it is deep.
+  std::uint64_t deepest = 99;
+  for (const auto& [id, a] : state.actors()) {
+    if (a.alive() && a.mailbox_depth > deepest) {
+      deepest = a.mailbox_depth;
       best = id;
     }
   }

@@ -146,6 +146,8 @@ void SupervisionTreeView::setState(const observe::SystemState& state) {
   if (!model_->filterText().empty())
     text += QStringLiteral(" · %1 shown for \u201c%2\u201d").arg(model_->nodeCount()).arg(search_->text().trimmed());
   if (summary_->text() != text) summary_->setText(text);
+  // Figures grow (a mailbox from 999 to 11,780): the columns follow, once a second at most.
+  if (!sinceFit_.isValid() || sinceFit_.elapsed() > 1000) fitTimer_.start();
   if (!tree_->currentIndex().isValid() && selection_->current().is_valid()) followSelection(selection_->current());
 }
 
@@ -167,11 +169,13 @@ bool SupervisionTreeView::eventFilter(QObject* watched, QEvent* event) {
   return QWidget::eventFilter(watched, event);
 }
 
-int SupervisionTreeView::nameWidthNeeded() const {
-  // The widest name among the rows one can see by scrolling (open branches), with its indentation
-  // and status dot, as the view draws it. Looks at 3,000 rows at most: a larger tree is read by
-  // searching it anyway.
-  int widest = tree_->fontMetrics().horizontalAdvance(model_->headerData(0, Qt::Horizontal).toString()) + 24;
+std::vector<int> SupervisionTreeView::widthsNeeded() const {
+  // The widest cell of each column among the rows one can see by scrolling (open branches), as the
+  // view draws it (the name with its indentation and status dot). Looks at 3,000 rows at most: a
+  // larger tree is read by searching it anyway.
+  std::vector<int> widest(SupervisionTreeModel::ColumnCount, 0);
+  widest[SupervisionTreeModel::NameColumn] =
+      tree_->fontMetrics().horizontalAdvance(model_->headerData(0, Qt::Horizontal).toString()) + 24;
   int budget = 3000;
   const int indent = tree_->indentation();
   const int rootIndent = tree_->rootIsDecorated() ? indent : 0;
@@ -179,7 +183,11 @@ int SupervisionTreeView::nameWidthNeeded() const {
     const int rows = model_->rowCount(parent);
     for (int r = 0; r < rows && budget > 0; ++r, --budget) {
       const QModelIndex i = model_->index(r, 0, parent);
-      widest = std::max(widest, rootIndent + depth * indent + tree_->sizeHintForIndex(i).width() + 4);
+      widest[0] = std::max(widest[0], rootIndent + depth * indent + tree_->sizeHintForIndex(i).width() + 4);
+      for (int c = 1; c < SupervisionTreeModel::ColumnCount; ++c)
+        if (!tree_->header()->isSectionHidden(c))
+          widest[static_cast<std::size_t>(c)] =
+              std::max(widest[static_cast<std::size_t>(c)], tree_->sizeHintForIndex(i.siblingAtColumn(c)).width() + 4);
       if (tree_->isExpanded(i)) walk(i, depth + 1);
     }
   };
@@ -188,6 +196,7 @@ int SupervisionTreeView::nameWidthNeeded() const {
 }
 
 void SupervisionTreeView::fitColumns() {
+  sinceFit_.start();
   if (userSized_) return;
   QHeaderView* header = tree_->header();
   const QFontMetrics fm = tree_->fontMetrics();
@@ -200,17 +209,20 @@ void SupervisionTreeView::fitColumns() {
     int least;
   };
   std::vector<Figure> figures;
+  const std::vector<int> needed = widthsNeeded();
   for (int c = SupervisionTreeModel::IdColumn; c < SupervisionTreeModel::ColumnCount; ++c) {
     if (header->isSectionHidden(c)) continue;
-    // The least keeps the header whole: a figure column whose title is cut reads as nothing.
+    // The least keeps the header and every figure whole (a cut figure or title reads as nothing);
+    // the natural width leaves room for the figures to grow.
     const int title = fm.horizontalAdvance(model_->headerData(c, Qt::Horizontal).toString()) + 10;
     const int usual = c == SupervisionTreeModel::StatusColumn ? fm.horizontalAdvance(QStringLiteral("draining"))
                       : c == SupervisionTreeModel::RateColumn ? fm.horizontalAdvance(QStringLiteral("88.8k/s"))
                                                               : 4 * digit;
-    figures.push_back({c, std::max(title, usual + 12), std::max(title, 4 * digit + 8)});
+    const int least = std::max({title, 3 * digit + 8, needed[static_cast<std::size_t>(c)]});
+    figures.push_back({c, std::max(least, usual + 12), least});
   }
   const int room = tree_->viewport()->width();
-  const int name = nameWidthNeeded();
+  const int name = needed[SupervisionTreeModel::NameColumn];
   int natural = 0, least = 0;
   for (const Figure& f : figures) {
     natural += f.natural;

@@ -6,9 +6,12 @@
 #include "common/actor_selection.hpp"
 #include "common/state_view.hpp"
 
+#include <QElapsedTimer>
 #include <QSet>
 #include <QTimer>
 #include <QWidget>
+
+#include <vector>
 
 class QToolButton;
 class QTreeView;
@@ -41,7 +44,8 @@ class SupervisionTreeView : public QWidget, public StateView {
  private:
   /// Sizes the columns: the names take the room they need, the figures shrink to make it.
   void fitColumns();
-  int nameWidthNeeded() const;
+  /// The width each column's widest cell needs (the name's with its indentation and dot).
+  std::vector<int> widthsNeeded() const;
   void followSelection(ActorId id);
   void expandNew(const QModelIndex& parent, int first, int last);
 
@@ -57,6 +61,7 @@ class SupervisionTreeView : public QWidget, public StateView {
   QSet<std::uint64_t> autoExpanded_;  ///< pids opened automatically once
   std::size_t aliveShown_ = 0;  ///< actors alive in the state it shows (its summary line)
   QTimer fitTimer_;           ///< coalesces the column fitting after rows come, go, open or close
+  QElapsedTimer sinceFit_;
   bool fitting_ = false;
   bool userSized_ = false;    ///< the user dragged a column: its widths hold
 };
