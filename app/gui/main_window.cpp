@@ -711,10 +711,11 @@ void MainWindow::updateStatus() {
                      "histograms; the sampling adapts to the message rate. Counters stay exact.%2")
           .arg(session_->sampleEvery())
           .arg(timing ? QStringLiteral(" The sampled messages are also timed (queue and handling times), so the "
-                                       "histograms and the inspector's busy times describe them, not every message.")
+                                       "histograms and the inspector's queue and handling times describe them, not "
+                                       "every message.")
                       : QString()));
   inspector_->setTimingNote(running && timing && session_->sampleEvery() > 1
-                                ? QStringLiteral("The histograms and busy times cover the sampled messages, one in %1 "
+                                ? QStringLiteral("Queue and handling times cover the sampled messages, one in %1 "
                                                  "per actor: the system is too busy to time every message.")
                                       .arg(session_->sampleEvery())
                                 : QString());
