@@ -73,8 +73,13 @@ class RunHandler {
 // drains) go first.
 constexpr unsigned kInboxBatch = 64;
 // How often the watchdog looks at the inbox while it is in use: an item that runs through a whole
-// tick is taken to block its thread, and an idle pool thread takes the rest of the inbox over.
-constexpr std::chrono::milliseconds kInboxWatch{1};
+// tick is taken to block its thread, and an idle pool thread takes the rest of the inbox over. The
+// first tick comes soon after the watchdog starts; while it finds the consumer moving on, it looks
+// half as often, down to the slowest period: a tick wakes an idle pool thread, which a busy
+// two-core machine feels (1 ms ticks cost a fifth of "Waiting on 1000 actors"; 8 ms, nothing
+// measurable), and a handler that blocks for long is found within two slow periods either way.
+constexpr std::chrono::milliseconds kInboxWatchFirst{1};
+constexpr std::chrono::milliseconds kInboxWatchSlowest{8};
 }  // namespace
 
 struct AsioRuntime::Impl {
@@ -151,10 +156,11 @@ struct AsioRuntime::Impl {
   // item queued behind it would wait that long while another pool thread sits idle, so the consumer
   // puts the inbox down while an item runs (`turn`: item sequence << 1 | running), and a watchdog
   // lets an idle pool thread take it over when one item has run for a whole tick. The watchdog
-  // ticks every kInboxWatch from the first push that finds the inbox taken (an item waits behind
-  // the consumer) until it sees the inbox idle. The old consumer finds the inbox taken when its item
-  // returns and ends its turn. A fast item costs a store and an uncontended CAS; a stuck one delays
-  // what is behind it by one to two ticks.
+  // ticks from the first push that finds the inbox taken (an item waits behind the consumer) until
+  // it sees the inbox idle, 1 ms after it starts and then every 2, 4, 8 ms. The old consumer finds
+  // the inbox taken when its item returns and ends its turn. A fast item costs a store and an
+  // uncontended CAS; a stuck one delays what is behind it by two ticks: 2 ms when the stall starts
+  // the watchdog, at most 16 ms when it was already ticking slowly.
 
   // A posted turn of the inbox. Destroyed without running (the pool stopped), it leaves the items
   // where they are: shutdown() discards them.
@@ -187,7 +193,7 @@ struct AsioRuntime::Impl {
     }
     // Queued behind a consumer, which may be stuck in an item: make sure the watchdog looks.
     if (threads > 1 && !watching.load(std::memory_order_seq_cst) && !watching.exchange(true, std::memory_order_acq_rel))
-      arm_watch();
+      arm_watch(kInboxWatchFirst);
   }
 
   // The consumer: a pool thread holding the inbox (one at a time).
@@ -228,8 +234,9 @@ struct AsioRuntime::Impl {
   static std::uint64_t next_item(std::uint64_t t) noexcept { return ((t >> 1) + 1) << 1; }
 
   // -- the watchdog: one steady_timer wait in flight while `watching`; only its holder touches it --
-  void arm_watch() noexcept {
-    watch_timer.expires_after(kInboxWatch);
+  void arm_watch(Duration period) noexcept {
+    watch_period = period;
+    watch_timer.expires_after(period);
     watch_timer.async_wait([this](const boost::system::error_code& ec) {
       if (ec != boost::asio::error::operation_aborted) on_watch();
     });
@@ -241,12 +248,15 @@ struct AsioRuntime::Impl {
     std::uint64_t seen = turn.load(std::memory_order_acquire);
     const bool stuck = (seen & kRunning) != 0 && seen == watched;
     watched = seen;
+    Duration next = std::min<Duration>(watch_period * 2, kInboxWatchSlowest);
     if (!inbox.in_use()) {
       // Idle: stop ticking, unless a push made it busy again before it could see `watching`.
       watching.store(false, std::memory_order_seq_cst);
       if (!inbox.in_use() || watching.exchange(true, std::memory_order_acq_rel)) return;
+      next = kInboxWatchFirst;
     }
-    arm_watch();  // before taking over: the new consumer may block as well
+    if (stuck) next = kInboxWatchFirst;  // the next consumer may block as well
+    arm_watch(next);  // before taking over, which may not return for a long time
     if (stuck && turn.compare_exchange_strong(seen, next_item(seen), std::memory_order_acquire,
                                               std::memory_order_relaxed)) {
       run_inbox();
@@ -265,10 +275,14 @@ struct AsioRuntime::Impl {
   std::vector<std::thread> pool;
   std::atomic<bool> accepting{true};
   detail::RunnableInbox inbox;
+  // Written by the consumer twice per item: a line of its own, so that producers reading `watching`
+  // (once per push onto a taken inbox) do not pull it away from the consumer.
   alignas(64) std::atomic<std::uint64_t> turn{0};  // the inbox consumer's item sequence << 1 | running
-  std::atomic<bool> watching{false};               // a watchdog wait is in flight
+  alignas(64) std::atomic<bool> watching{false};   // a watchdog wait is in flight
+  // The watchdog's own (touched only by whoever holds `watching`):
   boost::asio::steady_timer watch_timer;
-  std::uint64_t watched = 0;  // `turn` at the watchdog's last tick (touched by the watchdog only)
+  std::uint64_t watched = 0;  // `turn` at the last tick
+  Duration watch_period{};
 
   std::mutex timer_m;
   boost::asio::steady_timer timer;

@@ -294,6 +294,9 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   // -- statistics: by the owner (relaxed stores) --
   std::atomic<std::uint64_t> received_own_{0};  // sent to itself (push_own_message)
   std::atomic<std::uint64_t> handled_{0};
+  // Odd while a hook runs on the actor's thread: raised by one as it starts and as it returns.
+  // Beside handled_, which every message writes too: no other line to bring in for a cold cell.
+  std::atomic<std::uint64_t> hook_seq_{0};
   std::atomic<std::uint64_t> sent_{0};
   std::atomic<std::uint64_t> supervision_handled_{0};
   std::atomic<std::uint64_t> child_failures_{0};
@@ -301,8 +304,6 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   std::atomic<std::uint64_t> timed_{0};  // messages in queue_ns_ and handling_ns_
   std::atomic<std::uint64_t> queue_ns_{0};
   std::atomic<std::uint64_t> handling_ns_{0};
-  // Odd while a hook runs on the actor's thread: raised by one as it starts and as it returns.
-  std::atomic<std::uint64_t> hook_seq_{0};
 
   // -- owned by the drain (one thread at a time) --
   NodeQueue wake_queue_;
