@@ -294,9 +294,6 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   // -- statistics: by the owner (relaxed stores) --
   std::atomic<std::uint64_t> received_own_{0};  // sent to itself (push_own_message)
   std::atomic<std::uint64_t> handled_{0};
-  // Odd while a hook runs on the actor's thread: raised by one as it starts and as it returns.
-  // Beside handled_, which every message writes too: no other line to bring in for a cold cell.
-  std::atomic<std::uint64_t> hook_seq_{0};
   std::atomic<std::uint64_t> sent_{0};
   std::atomic<std::uint64_t> supervision_handled_{0};
   std::atomic<std::uint64_t> child_failures_{0};
@@ -310,6 +307,10 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   NodeQueue supervision_queue_;
   NodeQueue message_queue_;
   Phase phase_ = Phase::created;
+  // Odd while a hook runs on the actor's thread: raised by one as it starts and as it returns. On
+  // the line of the drain's own queues and phase, which every hook's drain reads anyway, so that a
+  // cold cell brings in no line for it (StatsPoller reads it from other threads: an atomic).
+  std::atomic<std::uint64_t> hook_seq_{0};
   Hook hook_ = Hook::none;  // the suspended hook, if task_ is set
   std::coroutine_handle<> task_{};
   PromiseBase* task_promise_ = nullptr;
