@@ -100,6 +100,29 @@ struct SleepyNester {
   }
 };
 
+// Runs a nested event loop in post_stop (which a stop from outside reaches through the host's
+// urgent list) and says when that loop is about to go to sleep.
+struct StopNester {
+  using Message = int;
+  Probe* probe = nullptr;
+  void handle(as::Context<StopNester>&, int, std::monostate&) { probe->record("nester up"); }
+  void post_stop(as::Context<StopNester>&, std::monostate&) {
+    QEventLoop loop;
+    nested_loop = &loop;
+    bool told = false;
+    const auto c = QObject::connect(
+        QAbstractEventDispatcher::instance(), &QAbstractEventDispatcher::aboutToBlock, &loop,
+        [&] {
+          if (!std::exchange(told, true)) probe->record("nested loop about to sleep");
+        },
+        Qt::DirectConnection);
+    loop.exec();
+    QObject::disconnect(c);
+    nested_loop = nullptr;
+    probe->record("left nested loop");
+  }
+};
+
 struct NestedLoopQuitter {
   using Message = int;
   Probe* probe = nullptr;
@@ -265,6 +288,26 @@ class TestRuntimeInbox : public QObject {
     QVERIFY(quitter.cast(1));  // the same (only) worker, asleep in the nested loop
     QVERIFY2(probe.wait_for(*sys, "left nested loop"), "the work never woke the nested loop");
     QCOMPARE(probe.count("quitter ran"), std::size_t{2});
+  }
+
+  void a_kill_for_a_host_whose_urgent_turn_sleeps_in_a_nested_loop_wakes_it() {
+    if (current_runtime() != "qt") QSKIP("qt only");
+    // The stop reaches post_stop through a turn of the host's urgent list, so further urgent work
+    // pushed meanwhile posts nothing by itself: the host must notice that the loop is asleep.
+    Probe probe;
+    auto sys = make_system(1);
+    auto quitter = sys->spawn(NestedLoopQuitter{.probe = &probe}, {}).value();
+    auto victim = sys->spawn(NestedLoopQuitter{.probe = &probe}, {}).value();
+    auto nester = sys->spawn(StopNester{.probe = &probe}, {}).value();
+    QVERIFY(nester.cast(0));
+    QVERIFY(probe.wait_for(*sys, "nester up"));
+    nester.stop();
+    QVERIFY(probe.wait_for(*sys, "nested loop about to sleep"));
+    QVERIFY2(victim.kill_and_wait(kTimeout), "the kill never woke the nested loop");  // the same worker
+    QVERIFY(!probe.contains("left nested loop"));
+    QVERIFY(quitter.cast(1));
+    QVERIFY(probe.wait_for(*sys, "left nested loop"));
+    QVERIFY(nester.wait(kTimeout));
   }
 };
 

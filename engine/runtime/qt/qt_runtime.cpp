@@ -44,7 +44,7 @@ constexpr Duration kSlice = std::chrono::microseconds(100);
 constexpr unsigned kHostBits = 16;
 constexpr TimerToken kHostMask = (TimerToken{1} << kHostBits) - 1;
 
-const QEvent::Type kRunEvent = static_cast<QEvent::Type>(QEvent::registerEventType());
+const QEvent::Type kUrgentEvent = static_cast<QEvent::Type>(QEvent::registerEventType());
 const QEvent::Type kSliceEvent = static_cast<QEvent::Type>(QEvent::registerEventType());
 const QEvent::Type kArmEvent = static_cast<QEvent::Type>(QEvent::registerEventType());
 const QEvent::Type kDisarmEvent = static_cast<QEvent::Type>(QEvent::registerEventType());
@@ -64,14 +64,11 @@ class SliceEvent final : public HandoffEvent {
   SliceEvent() : HandoffEvent(kSliceEvent) {}
 };
 
-// A high-urgency drain. Deleted unprocessed (its host went away) means discarded.
-class RunEvent final : public HandoffEvent {
+// A turn of the host's urgent list (kills, stops, a suspended handler's wake-ups), posted at high
+// priority. Like a SliceEvent it carries nothing.
+class UrgentEvent final : public HandoffEvent {
  public:
-  explicit RunEvent(Runnable* r) : HandoffEvent(kRunEvent), work(r) {}
-  ~RunEvent() override {
-    if (work != nullptr) work->discard();
-  }
-  Runnable* work;
+  UrgentEvent() : HandoffEvent(kUrgentEvent) {}
 };
 
 class ArmEvent final : public HandoffEvent {
@@ -160,8 +157,10 @@ class Settler {
 // or one of our urgent events is waiting). A drain that yields, or any drain scheduled from inside
 // the slice to the same host, is appended to the list directly: a self-message loop then costs
 // one posted event (three system calls) per slice instead of one per budget of messages. Kills
-// and stops (Urgency::high), timer requests and the stop of the thread are still posted one event
-// each, at high priority, and end the slice in progress so that they overtake the list.
+// and stops (Urgency::high) go to a second list, the urgent list, announced the same way but with
+// an UrgentEvent at high priority that ends the slice in progress, so that they overtake the run
+// list: stopping a million actors from outside posts a handful of events, not a million. Timer
+// requests and the stop of the thread are still posted one event each, at high priority.
 class Host final : public QObject {
  public:
   Host(const QtRuntime& rt, std::uint32_t index, bool gui, const std::atomic<bool>& accepting, Settler& settler,
@@ -170,6 +169,15 @@ class Host final : public QObject {
   ~Host() override {
     drop_timers();
     discard_run_list();
+  }
+
+  /// Runs `work` soon on this host, ahead of the run list: one posted event per burst. @thread any
+  void enqueue_urgent(Runnable& work) {
+    if (urgent_list_.push(work)) {
+      post_urgent();
+    } else if (blocked_in_urgent_.load(std::memory_order_seq_cst) && blocked_in_urgent_.exchange(false)) {
+      post_urgent();  // claimed by a turn whose handler sleeps in a nested loop (see keep_nested_loops_fed)
+    }
   }
 
   /// Posts one of our urgent events to this host; the count of those not yet received lets
@@ -199,8 +207,10 @@ class Host final : public QObject {
     }
   }
 
-  /// Discards what the run list still holds. Only once nothing runs it any more (shutdown).
+  /// Discards what the run list and the urgent list still hold. Only once nothing runs them any
+  /// more (shutdown).
   void discard_run_list() noexcept {
+    urgent_list_.drain([](Runnable& r) { r.discard(); });
     run_list_.drain([](Runnable& r) { r.discard(); });
   }
 
@@ -228,6 +238,12 @@ class Host final : public QObject {
         if (slices_posted_.load(std::memory_order_acquire) == 0 && run_list_.has_work() &&
             blocked_in_slice_.exchange(false))
           post_slice();
+      }
+      if (urgent_depth_ > 0) {  // the same for a turn of the urgent list
+        blocked_in_urgent_.store(true, std::memory_order_seq_cst);
+        if (urgent_posted_.load(std::memory_order_acquire) == 0 && urgent_list_.has_work() &&
+            blocked_in_urgent_.exchange(false))
+          post_urgent();
       }
       if (!gui_ && spin > Duration::zero() && in_flight_.load(std::memory_order_acquire) == 0)
         (void)detail::spin_until([this] { return in_flight_.load(std::memory_order_acquire) > 0; }, spin);
@@ -274,13 +290,13 @@ class Host final : public QObject {
       run_slice();
       return true;
     }
-    if (type == kRunEvent || type == kArmEvent || type == kDisarmEvent || type == kStopEvent) {
+    if (type == kUrgentEvent || type == kArmEvent || type == kDisarmEvent || type == kStopEvent) {
       in_flight_.fetch_sub(1, std::memory_order_acq_rel);
       urgent_.fetch_sub(1, std::memory_order_relaxed);
     }
-    if (type == kRunEvent) {
-      auto* ev = static_cast<RunEvent*>(e);
-      run_here(*std::exchange(ev->work, nullptr));
+    if (type == kUrgentEvent) {
+      urgent_posted_.fetch_sub(1, std::memory_order_acq_rel);
+      run_urgent();
       return true;
     }
     if (type == kArmEvent) {
@@ -329,6 +345,38 @@ class Host final : public QObject {
     slices_posted_.fetch_add(1, std::memory_order_relaxed);
     in_flight_.fetch_add(1, std::memory_order_release);
     post_event(e, Qt::NormalEventPriority);
+  }
+
+  void post_urgent() {
+    auto* e = new UrgentEvent;
+    urgent_posted_.fetch_add(1, std::memory_order_relaxed);
+    post(e, Qt::HighEventPriority);
+  }
+
+  // One turn of the urgent list, on the host's thread: as run_slice, without settling (urgent work
+  // is always for a settled actor) and without yielding to the run list, which it overtakes. A
+  // flood of urgent work still lets the thread's other events in after each kSlice.
+  void run_urgent() {
+    blocked_in_urgent_.store(false, std::memory_order_relaxed);
+    ++urgent_depth_;
+    const TimePoint end = Clock::now() + kSlice;
+    for (;;) {
+      if (!accepting_.load(std::memory_order_acquire)) break;
+      if (urgent_list_.pushed()) urgent_list_.take();
+      Runnable* r = urgent_list_.pop();
+      if (r == nullptr) {
+        if (urgent_list_.idle()) break;  // the next push posts a new UrgentEvent
+        continue;
+      }
+      run_here(*r);
+      if (Clock::now() >= end) {
+        if (urgent_list_.local_empty()) urgent_list_.take();
+        if (!(urgent_list_.local_empty() && urgent_list_.idle()) && urgent_posted_.load(std::memory_order_acquire) == 0)
+          post_urgent();
+        break;
+      }
+    }
+    --urgent_depth_;
   }
 
   // Qt inserts a posted event into the receiving thread's list under a mutex inside libQt6Core,
@@ -417,9 +465,13 @@ class Host final : public QObject {
 #endif
   std::atomic<int> urgent_{0};         // of which the ones that are not SliceEvents
   std::atomic<int> slices_posted_{0};  // of which SliceEvents
+  std::atomic<int> urgent_posted_{0};  // of the urgent ones, UrgentEvents
   int depth_ = 0;                      // slices running on this thread (more than one: nested loops)
-  std::atomic<bool> blocked_in_slice_{false};  // about to block in a nested loop inside a slice
+  int urgent_depth_ = 0;               // turns of the urgent list running on this thread
+  std::atomic<bool> blocked_in_slice_{false};   // about to block in a nested loop inside a slice
+  std::atomic<bool> blocked_in_urgent_{false};  // ... inside a turn of the urgent list
   detail::RunnableInbox run_list_;
+  detail::RunnableInbox urgent_list_;
   std::unordered_map<TimerToken, Timer> timers_;
   std::unordered_map<int, TimerToken> by_id_;
 };
@@ -632,7 +684,7 @@ void QtRuntime::schedule(Runnable& work, Placement where, Urgency urgency) noexc
   }
   Host& host = impl_->host(where.host);
   if (urgency == Urgency::high) {
-    host.post(new RunEvent(&work), Qt::HighEventPriority);  // overtakes the run list and other events
+    host.enqueue_urgent(work);  // overtakes the run list
   } else {
     host.enqueue(work);
   }
