@@ -27,7 +27,7 @@ std::string insert_events_sql(int rows) {
   std::string sql =
       "INSERT INTO events(session_id, seq, t_ns, kind, actor_id, peer_id, lane, message_type, queue_ns, "
       "handle_ns, "
-      "detail, name, trace, failed, thread, period_ns, scheduled_ns) VALUES ";
+      "detail, name, trace, failed, thread, period_ns, scheduled_ns, cause) VALUES ";
   for (int r = 0; r < rows; ++r) {
     sql += r == 0 ? "(" : ",(";
     for (int c = 0; c < kEventParams; ++c) sql += c == 0 ? "?" : ",?";
@@ -91,6 +91,14 @@ void bind_event(Statement& st, int offset, std::int64_t session, const observe::
   } else {
     s.bind_null(17);
   }
+  s.bind_or_null(18, static_cast<std::int64_t>(e.cause));
+}
+
+const char* event_columns(int format) noexcept {
+  return format >= 4 ? "seq, t_ns, kind, actor_id, peer_id, lane, message_type, queue_ns, handle_ns, detail, name, "
+                       "trace, failed, thread, period_ns, scheduled_ns, cause"
+                     : "seq, t_ns, kind, actor_id, peer_id, lane, message_type, queue_ns, handle_ns, detail, name, "
+                       "trace, failed, thread, period_ns, scheduled_ns, NULL";
 }
 
 observe::Event read_event(const Statement& r) {
@@ -125,6 +133,7 @@ observe::Event read_event(const Statement& r) {
   e.thread = static_cast<std::uint32_t>(r.int64(13));
   e.period = observe::duration_from_ns(r.int64(14));
   if (!r.is_null(15)) e.scheduled = observe::time_from_ns(r.int64(15));
+  e.cause = static_cast<std::uint64_t>(r.int64(16));
   return e;
 }
 

@@ -12,18 +12,16 @@
 namespace actorscope::storage {
 
 /// Parameters per event row.
-inline constexpr int kEventParams = 17;
+inline constexpr int kEventParams = 18;
 
 /// The INSERT of `rows` event rows in one statement (rows x kEventParams parameters). Inserting
 /// many rows per statement halves the recorder's cost per event: most of SQLite's work per
 /// statement is starting and finishing it, not storing a row.
 std::string insert_events_sql(int rows);
 
-/// The columns read_event expects, in order (prefix them with "SELECT " and add the FROM).
-inline constexpr const char* kEventColumns =
-    "seq, t_ns, kind, actor_id, peer_id, lane, message_type, queue_ns, handle_ns, detail, name, trace, "
-    "failed, "
-    "thread, period_ns, scheduled_ns";
+/// The columns read_event expects from a recording of `format`, in order (prefix them with
+/// "SELECT " and add the FROM). Formats before 4 have no `cause`: it reads as 0.
+const char* event_columns(int format) noexcept;
 
 /// Binds the kEventParams parameters of one row, after the first `offset` parameters. Text is not
 /// copied: `e` must outlive the step.

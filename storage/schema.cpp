@@ -123,6 +123,13 @@ constexpr const char* kMigrationV2toV3 = R"sql(
 ALTER TABLE actor_stats ADD COLUMN busy_ns INTEGER NOT NULL DEFAULT 0;
 )sql";
 
+// Format 4: events.cause, the trace of the message a sender was handling when it sent a message
+// (observe::Event::cause), so that a failure can be followed back through the messages that led to
+// it. Older recordings did not record it: NULL, which readers tell apart from "no cause".
+constexpr const char* kMigrationV3toV4 = R"sql(
+ALTER TABLE events ADD COLUMN cause INTEGER;
+)sql";
+
 struct Migration {
   int from;
   int to;
@@ -135,6 +142,7 @@ constexpr Migration kMigrations[] = {
     {0, 1, kSchemaV1},
     {1, 2, kMigrationV1toV2},
     {2, 3, kMigrationV2toV3},
+    {3, 4, kMigrationV3toV4},
 };
 static_assert(kMigrations[std::size(kMigrations) - 1].to == kRecordingFormatVersion,
               "the last migration must lead to the current format");

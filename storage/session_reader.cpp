@@ -348,7 +348,7 @@ observe::SystemState SessionReader::state_at(std::int64_t session, TimePoint t, 
       }
     };
     if (to_seq > from_seq) {
-      Statement ev = db_->prepare(std::string("SELECT ") + storage::kEventColumns +
+      Statement ev = db_->prepare(std::string("SELECT ") + storage::event_columns(format_) +
                                   " FROM events WHERE session_id = ? AND seq > ? AND seq <= ? ORDER BY seq");
       ev.bind(1, session);
       ev.bind(2, static_cast<std::int64_t>(from_seq));
@@ -373,7 +373,7 @@ void SessionReader::for_each_event(std::int64_t session, const EventFilter& filt
         filter.from == TimePoint::min() ? 1 : last_seq_at(session, filter.from - Duration(1), 0) + 1;
     const std::uint64_t last = last_seq_at(session, filter.to, 0);
     if (last < first) return 0;
-    std::string sql = std::string("SELECT ") + storage::kEventColumns +
+    std::string sql = std::string("SELECT ") + storage::event_columns(format_) +
                       " FROM events WHERE session_id = ? AND seq >= ? AND seq <= ?";
     if (!filter.kinds.empty()) {
       sql += " AND kind IN (";
@@ -409,6 +409,139 @@ std::vector<observe::Event> SessionReader::events(std::int64_t session, const Ev
     return out.size() < limit;
   });
   return out;
+}
+
+std::optional<observe::Event> SessionReader::find_traced(std::int64_t session, observe::EventKind kind,
+                                                        std::uint64_t trace, std::uint64_t near,
+                                                        bool forward) const {
+  Statement last = db_->prepare("SELECT max(seq) FROM events WHERE session_id = ?");
+  last.bind(1, session);
+  const std::uint64_t max_seq = last.step() ? static_cast<std::uint64_t>(last.int64(0)) : 0;
+  Statement s = db_->prepare(std::string("SELECT ") + storage::event_columns(format_) +
+                             " FROM events WHERE session_id = ? AND seq >= ? AND seq <= ? AND kind = ? AND "
+                             "trace = ? ORDER BY seq " +
+                             (forward ? "ASC" : "DESC") + " LIMIT 1");
+  // Windows of 4,096, 65,536, ... events on the side to look: a message is usually handled soon
+  // after it is sent, so the first window holds it and the primary key reads only its pages.
+  for (std::uint64_t window = 4096;; window *= 16) {
+    const std::uint64_t lo = forward ? near : (near > window ? near - window : 1);
+    const std::uint64_t hi = forward ? near + window : near;
+    s.reset();
+    s.bind(1, session);
+    s.bind(2, static_cast<std::int64_t>(lo));
+    s.bind(3, static_cast<std::int64_t>(std::min<std::uint64_t>(hi, std::numeric_limits<std::int64_t>::max())));
+    s.bind(4, observe::to_string(kind));
+    s.bind(5, static_cast<std::int64_t>(trace));
+    if (s.step()) return storage::read_event(s);
+    if ((forward && hi >= max_seq) || (!forward && lo <= 1)) return std::nullopt;
+  }
+}
+
+CauseChain SessionReader::cause_chain(std::int64_t session, ActorId actor, std::size_t max_hops) const {
+  const SessionInfo info = this->session(session);
+  return guarded([&] {
+    using observe::EventKind;
+    using End = CauseChain::End;
+    CauseChain chain;
+    chain.actor = actor;
+    auto stop = [&](End end, std::string why) {
+      chain.end = end;
+      chain.explanation = std::move(why);
+      return chain;
+    };
+    const std::string who = "actor " + actor.to_string();
+
+    // How it ended, from the actors table, then its exit event, found by time.
+    Statement a = db_->prepare("SELECT exit_kind, stopped_ns FROM actors WHERE session_id = ? AND actor_id = ?");
+    a.bind(1, session);
+    a.bind(2, static_cast<std::int64_t>(actor.pid));
+    if (!a.step()) return stop(End::not_ended, who + " is not in this session");
+    const std::string exit_kind(a.text(0));
+    if (exit_kind != "failed" && exit_kind != "killed")
+      return stop(End::not_ended, who + (exit_kind.empty() ? " was still running when the session ended"
+                                                            : " ended normally (" + exit_kind + "), not by a failure or a kill"));
+    const TimePoint stopped = observe::time_from_ns(a.int64(1));
+    const std::uint64_t exit_last = last_seq_at(session, stopped, 0);
+    const std::uint64_t exit_first = last_seq_at(session, stopped - Duration(1), 0) + 1;
+    {
+      Statement e = db_->prepare(std::string("SELECT ") + storage::event_columns(format_) +
+                                 " FROM events WHERE session_id = ? AND seq >= ? AND seq <= ? AND actor_id = ? AND "
+                                 "kind = ? ORDER BY seq DESC LIMIT 1");
+      e.bind(1, session);
+      e.bind(2, static_cast<std::int64_t>(exit_first));
+      e.bind(3, static_cast<std::int64_t>(exit_last));
+      e.bind(4, static_cast<std::int64_t>(actor.pid));
+      e.bind(5, std::string_view(exit_kind));
+      if (e.step()) chain.exit = storage::read_event(e);
+    }
+    const bool failed = exit_kind == "failed";
+    if (info.detail == Detail::lifecycle)
+      return stop(End::not_recorded, "this session was recorded at lifecycle detail, which keeps no message events: "
+                                     "record at full detail to follow a failure back");
+
+    // The first hop: the message whose handling threw, or the last one handled before the kill.
+    // Its message_handled event comes just before the exit event.
+    const std::uint64_t before = chain.exit ? chain.exit->seq : exit_last;
+    std::optional<observe::Event> handled;
+    {
+      Statement h = db_->prepare(std::string("SELECT ") + storage::event_columns(format_) +
+                                 " FROM events WHERE session_id = ? AND seq >= ? AND seq <= ? AND actor_id = ? AND "
+                                 "kind = 'message_handled'" +
+                                 (failed ? " AND failed = 1" : "") + " ORDER BY seq DESC LIMIT 1");
+      for (std::uint64_t window = 4096;; window *= 16) {
+        const std::uint64_t lo = before > window ? before - window : 1;
+        h.reset();
+        h.bind(1, session);
+        h.bind(2, static_cast<std::int64_t>(lo));
+        h.bind(3, static_cast<std::int64_t>(before));
+        h.bind(4, static_cast<std::int64_t>(actor.pid));
+        if (h.step()) {
+          handled = storage::read_event(h);
+          break;
+        }
+        if (lo <= 1 || !failed) break;  // a kill: only the recent past says what it was doing
+      }
+    }
+    const bool sampled = info.detail == Detail::sampled;
+    if (!handled) {
+      if (!failed) return stop(End::no_message, who + " was killed; it had handled no recorded message just before");
+      return stop(sampled ? End::not_sampled : End::no_message,
+                  sampled ? who + " failed, but the message it was handling was not sampled (or it failed outside a "
+                                  "message handler): record at full detail to follow it back"
+                          : who + " failed outside a message handler (in post_start, post_stop or a supervision event)");
+    }
+
+    while (handled) {
+      CauseHop hop;
+      hop.handled = *handled;
+      hop.sent = find_traced(session, EventKind::message_sent, handled->trace, handled->seq, false);
+      chain.hops.push_back(hop);
+      const observe::Event& h = chain.hops.back().handled;
+      const std::string sender = h.peer.is_valid() ? "actor " + h.peer.to_string() : "outside the system";
+      if (!h.peer.is_valid()) return stop(End::outside, "the chain starts with a message sent from outside the system");
+      if (!hop.sent)
+        return stop(End::not_sampled, "the send of the message from " + sender +
+                                          " is not in the recording (sent before it began, or not sampled)");
+      if (format_ < 4)
+        return stop(End::not_recorded, "this recording (format " + std::to_string(format_) +
+                                           ") does not record what caused each send: record it again with this "
+                                           "version to follow the chain back");
+      if (hop.sent->cause == 0)
+        return stop(End::other_hook,
+                    sampled ? sender + " sent it while not handling a sampled message (in post_start, post_stop, a "
+                                       "supervision event, or a message that was not sampled)"
+                            : sender + " sent it from post_start, post_stop or a supervision event, not while "
+                                       "handling a message");
+      if (chain.hops.size() >= max_hops)
+        return stop(End::limit, "the chain goes on beyond " + std::to_string(max_hops) + " messages");
+      handled = find_traced(session, EventKind::message_handled, hop.sent->cause, hop.sent->seq, true);
+      if (!handled)
+        return stop(End::not_sampled, "the message " + sender +
+                                          " was handling when it sent this one is not in the recording (not sampled, "
+                                          "or still being handled when the recording ended)");
+    }
+    return chain;
+  });
 }
 
 std::vector<observe::StatsSample> SessionReader::stats(std::int64_t session, TimePoint from,

@@ -142,6 +142,10 @@ void CellCore::note_send(MessageNode& n, std::uint8_t obs, std::string_view type
   e.actor = sender != nullptr ? sender->id_ : ActorId{};
   e.peer = id_;
   e.trace = n.trace;
+  // What the sender was handling: the message in flight on its drain (a coroutine handler that
+  // resumed is still handling it), unless that is a supervision event.
+  if (sender != nullptr && sender->in_flight_ != nullptr && !sender->in_flight_is_supervision_)
+    e.cause = static_cast<const MessageNode*>(sender->in_flight_)->trace;
   e.message_type = type;
   sys_.emit_event(e);
 }

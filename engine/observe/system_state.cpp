@@ -410,9 +410,9 @@ namespace {
 
 constexpr char kMagic[4] = {'A', 'S', 'K', 'F'};
 // 2: ActorRecord::timed. 3: ActorRecord::child_tally and its limit. 4: ActorRecord::busy. 5:
-// MessageRecord::timer and the pending timer ticks. Each format appends to the one before, and older
-// images are still read.
-constexpr std::uint64_t kImageFormat = 5;
+// MessageRecord::timer and the pending timer ticks. 6: Event::cause of the recent events. Each
+// format appends to the one before, and older images are still read.
+constexpr std::uint64_t kImageFormat = 6;
 
 class Writer {
  public:
@@ -697,6 +697,15 @@ std::string SystemState::serialize() const {
     w.u(tick.timer);
     w.t(tick.fired);
   }
+  // Format 6 appends the causes of the recent events that have one (by their place).
+  std::uint64_t caused = 0;
+  for (const Event& e : recent_events_) caused += e.cause != 0 ? 1 : 0;
+  w.u(caused);
+  for (std::size_t i = 0; i < recent_events_.size(); ++i) {
+    if (recent_events_[i].cause == 0) continue;
+    w.u(i);
+    w.u(recent_events_[i].cause);
+  }
   return std::move(w.out);
 }
 
@@ -854,6 +863,13 @@ SystemState SystemState::deserialize(std::string_view bytes) {
       tick.timer = r.u();
       tick.fired = r.t();
       st.pending_ticks_[target] = tick;
+    }
+  }
+  if (format >= 6) {
+    for (std::uint64_t n = r.count(); n > 0; --n) {
+      const std::uint64_t at = r.u();
+      if (at >= st.recent_events_.size()) r.fail("a cause belongs to no event of the image");
+      st.recent_events_[static_cast<std::size_t>(at)].cause = r.u();
     }
   }
   if (!r.at_end()) r.fail("there are bytes after the end of the image");

@@ -3,6 +3,7 @@
 // foreign SQLite database, a newer format, a truncated copy, damaged pages, a locked file. It also
 // streams events with filters, and reads a recording that is still being written.
 #include "recording_test.hpp"
+#include "sqlite_test.hpp"
 
 #include <sqlite3.h>
 
@@ -15,17 +16,6 @@ using Kind = as::RecordingError::Kind;
 namespace {
 
 /// Runs SQL on a file with a connection of the test's own (the "other program").
-class Sqlite {
- public:
-  explicit Sqlite(const std::filesystem::path& file) { sqlite3_open(file.c_str(), &db_); }
-  ~Sqlite() { sqlite3_close_v2(db_); }
-  Sqlite(const Sqlite&) = delete;
-  Sqlite& operator=(const Sqlite&) = delete;
-  bool exec(const char* sql) { return sqlite3_exec(db_, sql, nullptr, nullptr, nullptr) == SQLITE_OK; }
-
- private:
-  sqlite3* db_ = nullptr;
-};
 
 void write_bytes(const std::filesystem::path& file, const std::string& bytes) {
   std::ofstream out(file, std::ios::binary | std::ios::trunc);
@@ -247,10 +237,11 @@ class TestSessionReader : public QObject {
       run_workload(sys, w, 2, 20, 50);
       if (QTest::currentTestFailed()) return;
     }
-    {  // What format 1 was: no actor_stats.timed (every message was timed at sampled and full), nor busy_ns.
+    {  // What format 1 was: no actor_stats.timed (every message was timed at sampled and full), busy_ns or cause.
       Sqlite db(file);
       QVERIFY(
           db.exec("ALTER TABLE actor_stats DROP COLUMN timed; ALTER TABLE actor_stats DROP COLUMN busy_ns; "
+                  "ALTER TABLE events DROP COLUMN cause; "
                   "UPDATE meta SET value = '1' WHERE key = 'format_version'"));
     }
     auto check_timed_is_handled = [](const as::SessionReader& r, std::int64_t session) {
@@ -296,9 +287,9 @@ class TestSessionReader : public QObject {
       run_workload(sys, w, 2, 20, 50);
       if (QTest::currentTestFailed()) return;
     }
-    {  // What format 2 was: no actor_stats.busy_ns.
+    {  // What format 2 was: no actor_stats.busy_ns, no events.cause.
       Sqlite db(file);
-      QVERIFY(db.exec("ALTER TABLE actor_stats DROP COLUMN busy_ns; "
+      QVERIFY(db.exec("ALTER TABLE actor_stats DROP COLUMN busy_ns; ALTER TABLE events DROP COLUMN cause; "
                       "UPDATE meta SET value = '2' WHERE key = 'format_version'"));
     }
     const std::string before = read_bytes(file);

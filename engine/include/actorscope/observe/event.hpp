@@ -25,7 +25,7 @@ namespace actorscope::observe {
 /// | stopped               | the actor        |                    |             | stop reason          | |
 /// | failed                | the actor        |                    |             | error text           | |
 /// | killed                | the actor        |                    |             | reason               | |
-/// | message_sent          | sender (0 = not an actor) | receiver  |             |                      | lane, message_type, trace |
+/// | message_sent          | sender (0 = not an actor) | receiver  |             |                      | lane, message_type, trace, cause |
 /// | message_handled       | the handler      | sender             |             |                      | lane, message_type, trace, queue, handling, failed |
 /// | linked / unlinked     | the child        | the supervisor     |             |                      | |
 /// | supervision_delivered | the supervisor   | the actor it is about |          | description          | |
@@ -91,6 +91,11 @@ struct Event {
   /// message_*: pairs a send with its handling (0 when the message was not sampled);
   /// timer_*: the timer's id.
   std::uint64_t trace = 0;
+  /// message_sent: the trace of the message the sending actor was handling when it sent this one,
+  /// so that what led to a message can be followed back, hop by hop. 0 when the sender was not in a
+  /// message handler (sent from outside the system, from post_start, post_stop or a supervision
+  /// event), or when the message it was handling was not sampled.
+  std::uint64_t cause = 0;
   /// message_handled: time in the mailbox, and time in the handler (both 0 without timing).
   Duration queue{};
   Duration handling{};

@@ -75,6 +75,39 @@ struct EventFilter {
   std::vector<observe::EventKind> kinds{};
 };
 
+/// One step back along the chain of causes: a message, how it was handled, and how it was sent.
+struct CauseHop {
+  /// Its message_handled event: the handler (actor), the sender (peer, 0 for outside the system),
+  /// the type, the trace, and whether the handler threw (failed).
+  observe::Event handled;
+  /// Its message_sent event, whose `cause` names the message the sender was handling (the next hop);
+  /// empty when the send was not recorded.
+  std::optional<observe::Event> sent;
+};
+
+/// Why an actor ended as it did, followed back through the messages (SessionReader::cause_chain).
+struct CauseChain {
+  ActorId actor{};
+  /// Its failed or killed event; empty when it did neither in the session.
+  std::optional<observe::Event> exit;
+  /// hops[0] is the message whose handling threw (for a failed actor) or the last one it handled
+  /// (for a killed one); hops[i + 1] is the message its sender was handling when it sent hops[i].
+  std::vector<CauseHop> hops;
+  /// Where the chain stops, and why.
+  enum class End : std::uint8_t {
+    outside,        ///< the last message was sent from outside the system (or by a timer)
+    other_hook,     ///< its sender was not in a message handler (post_start, post_stop, supervision)
+    limit,          ///< max_hops reached; it goes on
+    not_recorded,   ///< the recording predates causes (format < 4) or keeps no message events
+    not_sampled,    ///< a message on the way was not sampled (at `sampled` detail): a gap
+    no_message,     ///< the actor did not fail in a message handler, or handled no message
+    not_ended,      ///< the actor did not fail and was not killed in this session
+  };
+  End end = End::not_ended;
+  /// One sentence for users: what the chain shows and where (and why) it stops.
+  std::string explanation;
+};
+
 class SessionReader {
  public:
   struct Options {
@@ -127,6 +160,13 @@ class SessionReader {
   std::vector<observe::Event> events(std::int64_t session, const EventFilter& filter = {},
                                      std::size_t limit = static_cast<std::size_t>(-1)) const;
 
+  /// Why `actor` failed (or was killed): the message it was handling, who sent it and what that
+  /// sender was handling, and so on back, up to `max_hops` messages or a message from outside.
+  /// Needs the message events of `full` detail for a whole chain; at `sampled` it has gaps where a
+  /// message was not sampled, and a recording older than format 4 has no causes at all (the chain
+  /// then says so, with the first hop only). Throws RecordingError (no_such_session).
+  CauseChain cause_chain(std::int64_t session, ActorId actor, std::size_t max_hops = 16) const;
+
   /// The exact statistics buckets of a session with bucket end in [from, to], in recording order.
   std::vector<observe::StatsSample> stats(std::int64_t session, TimePoint from = TimePoint::min(),
                                           TimePoint to = TimePoint::max()) const;
@@ -135,6 +175,10 @@ class SessionReader {
   template <class F>
   auto guarded(F&& f) const -> decltype(f());
   std::uint64_t last_seq_at(std::int64_t session, TimePoint t, std::uint64_t after) const;
+  /// The event of `kind` with `trace`, looked for around `near` (expanding windows of seq, so that
+  /// the usual case, a send shortly before its handling, reads a few pages).
+  std::optional<observe::Event> find_traced(std::int64_t session, observe::EventKind kind, std::uint64_t trace,
+                                            std::uint64_t near, bool forward) const;
 
   std::filesystem::path file_;
   Options options_;
