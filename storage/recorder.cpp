@@ -13,7 +13,7 @@
 #include <sqlite3.h>
 
 #include <algorithm>
-#include <deque>
+#include <span>
 #include <system_error>
 #include <vector>
 
@@ -92,7 +92,9 @@ struct SessionClose {
 
 /// The writer thread's state. Requests and their answers are guarded by Recorder::m_; everything
 /// else belongs to the writer thread (and to the constructor and destructor, before and after it).
-struct RecorderWriter {
+/// It is the sink of the recorder's StateFeed: each event and poll is written as it is folded, so
+/// that the file holds exactly the order a reader folds again.
+struct RecorderWriter final : observe::StateFeed::Sink {
   explicit RecorderWriter(Recorder& r) : rec(r) {}
 
   Recorder& rec;
@@ -114,25 +116,12 @@ struct RecorderWriter {
   bool active = false;
   bool failed = false;
   std::int64_t session = 0;
-  std::uint64_t seq = 0;
-  std::uint64_t polls = 0;
-  std::int64_t last_event_ns = 0;
   std::int64_t max_item_ns = 0;
-  std::uint64_t dropped_in_polls = 0;
+  std::uint64_t keyframe_every = 1;
   std::uint64_t lost = 0;
   std::chrono::steady_clock::time_point next_poll{};
   std::vector<observe::Event> batch;
-  struct PendingPoll {
-    SessionClose poll;
-    std::uint64_t dropped_total = 0;
-    int drains_left = 0;
-  };
-  std::deque<PendingPoll> pending;
-  struct Orphan {
-    observe::StatsSample sample;
-    int tries = 0;
-  };
-  std::vector<Orphan> orphans;
+  std::vector<observe::Event> rows;  ///< folded events, written many per statement at the end of a step
 
   void prepare() {
     insert_session = db->prepare(
@@ -168,11 +157,13 @@ struct RecorderWriter {
     }
   }
 
+  /// The fold as it stands, at (feed seq, feed polls). The caller holds state_m_.
   void write_keyframe() {
-    std::string image = rec.state_.serialize();  // the caller holds state_m_
+    const observe::StateFeed& feed = rec.feed_;
+    std::string image = feed.state().serialize();
     insert_keyframe.bind(1, session);
-    insert_keyframe.bind(2, static_cast<std::int64_t>(seq));
-    insert_keyframe.bind(3, static_cast<std::int64_t>(polls));
+    insert_keyframe.bind(2, static_cast<std::int64_t>(feed.seq()));
+    insert_keyframe.bind(3, static_cast<std::int64_t>(feed.polls()));
     insert_keyframe.bind(4, max_item_ns);
     insert_keyframe.bind_blob(5, image);
     insert_keyframe.run();
@@ -196,6 +187,58 @@ struct RecorderWriter {
       upsert_actor.bind_null(10);
     }
     upsert_actor.run();
+  }
+
+  // -- StateFeed::Sink: called by rec.feed_.fold(), inside write()'s transaction, under state_m_ --
+
+  void on_event(observe::Event& e) override {
+    max_item_ns = std::max(max_item_ns, observe::to_ns(e.time));
+    if (changes_actor_row(e.kind))
+      if (const observe::ActorRecord* a = rec.feed_.state().actor(e.actor)) write_actor(*a);
+    if (e.seq % keyframe_every == 0) write_keyframe();
+    rows.push_back(std::move(e));
+  }
+
+  /// Every poll is written, empty or not: a reader folds it at the same place (after_seq) and gets
+  /// the same clock, the same buckets and the same drops.
+  void on_poll(TimePoint t, std::span<const observe::StatsSample> samples, std::uint64_t dropped) override {
+    const observe::StateFeed& feed = rec.feed_;
+    const std::int64_t t_ns = observe::to_ns(t);
+    insert_poll.bind(1, session);
+    insert_poll.bind(2, static_cast<std::int64_t>(feed.polls()));
+    insert_poll.bind(3, t_ns);
+    insert_poll.bind(4, static_cast<std::int64_t>(feed.seq()));
+    insert_poll.bind(5, static_cast<std::int64_t>(dropped));
+    insert_poll.run();
+    for (const observe::StatsSample& x : samples) {
+      insert_stats.bind(1, session);
+      insert_stats.bind(2, static_cast<std::int64_t>(feed.polls()));
+      insert_stats.bind(3, static_cast<std::int64_t>(x.actor.pid));
+      insert_stats.bind(4, observe::to_ns(x.end));
+      insert_stats.bind(5, static_cast<std::int64_t>(x.handled));
+      insert_stats.bind(6, static_cast<std::int64_t>(x.sent));
+      insert_stats.bind(7, static_cast<std::int64_t>(x.mailbox_depth));
+      insert_stats.bind(8, static_cast<std::int64_t>(x.mailbox_max));
+      insert_stats.bind(9, observe::to_ns(x.queue_time));
+      insert_stats.bind(10, observe::to_ns(x.handling_time));
+      insert_stats.bind(11, static_cast<std::int64_t>(x.timed));
+      insert_stats.bind(12, observe::to_ns(x.busy));
+      insert_stats.run();
+    }
+    max_item_ns = std::max(max_item_ns, t_ns);
+  }
+
+  void write_rows() {
+    std::size_t i = 0;
+    for (; i + kBulkRows <= rows.size(); i += kBulkRows) {
+      for (int r = 0; r < kBulkRows; ++r) bind_event(insert_events, r * kEventParams, session, rows[i + r]);
+      insert_events.run();
+    }
+    for (; i < rows.size(); ++i) {
+      bind_event(insert_event, 0, session, rows[i]);
+      insert_event.run();
+    }
+    rows.clear();
   }
 
   void begin_session(const SessionStart& s) {
@@ -224,17 +267,15 @@ struct RecorderWriter {
       insert_session.bind(13, std::string_view("actorscope " ACTORSCOPE_VERSION));
       insert_session.run();
       session = sqlite3_last_insert_rowid(db->handle());
-      seq = 0;
-      polls = 0;
-      last_event_ns = t0;
       max_item_ns = t0;
-      dropped_in_polls = 0;
+      keyframe_every = std::max<std::uint64_t>(1, o.keyframe_every);
       lost = 0;
-      orphans.clear();
+      rows.clear();
       failed = false;
       {
         std::lock_guard lk(rec.state_m_);
-        rec.state_ = observe::SystemState(o.limits);
+        rec.feed_ = observe::StateFeed(observe::StateFeed::live_rules(), o.limits);
+        rec.feed_.set_sink(this);
         write_keyframe();  // seq 0: the empty state, so every time has a keyframe at or before it
       }
       commit();
@@ -251,95 +292,31 @@ struct RecorderWriter {
     rec.recording_.store(true, std::memory_order_release);
   }
 
-  /// One poll: its buckets, and the events dropped since the previous one. Empty polls are skipped.
-  /// A bucket for an actor the fold does not know yet (its spawned event still on the way) waits
-  /// for a later poll, up to three, and is written with that one: the table keeps every bucket, and
-  /// a reader folds them exactly where the recorder did.
-  void write_poll(TimePoint t, const std::vector<observe::StatsSample>& samples, std::uint64_t dropped_total,
-                  bool last) {
-    std::vector<observe::StatsSample> now;
-    std::vector<Orphan> still;
-    for (Orphan& o : orphans) {
-      if (last || o.tries >= 3 || rec.state_.actor(o.sample.actor) != nullptr) {
-        now.push_back(o.sample);
-      } else {
-        ++o.tries;
-        still.push_back(o);
-      }
-    }
-    for (const observe::StatsSample& x : samples) {
-      // Behind an earlier bucket of the same actor that is still waiting, this one waits too.
-      const bool behind =
-          std::any_of(still.begin(), still.end(), [&](const Orphan& o) { return o.sample.actor == x.actor; });
-      if (!last && (behind || rec.state_.actor(x.actor) == nullptr)) {
-        still.push_back({x, 0});
-      } else {
-        now.push_back(x);
-      }
-    }
-    orphans = std::move(still);
-
-    const std::uint64_t dropped = dropped_total - std::min(dropped_total, dropped_in_polls);
-    if (now.empty() && dropped == 0) return;
-    ++polls;
-    const std::int64_t t_ns = observe::to_ns(t);
-    insert_poll.bind(1, session);
-    insert_poll.bind(2, static_cast<std::int64_t>(polls));
-    insert_poll.bind(3, t_ns);
-    insert_poll.bind(4, static_cast<std::int64_t>(seq));
-    insert_poll.bind(5, static_cast<std::int64_t>(dropped));
-    insert_poll.run();
-    for (const observe::StatsSample& x : now) {
-      insert_stats.bind(1, session);
-      insert_stats.bind(2, static_cast<std::int64_t>(polls));
-      insert_stats.bind(3, static_cast<std::int64_t>(x.actor.pid));
-      insert_stats.bind(4, observe::to_ns(x.end));
-      insert_stats.bind(5, static_cast<std::int64_t>(x.handled));
-      insert_stats.bind(6, static_cast<std::int64_t>(x.sent));
-      insert_stats.bind(7, static_cast<std::int64_t>(x.mailbox_depth));
-      insert_stats.bind(8, static_cast<std::int64_t>(x.mailbox_max));
-      insert_stats.bind(9, observe::to_ns(x.queue_time));
-      insert_stats.bind(10, observe::to_ns(x.handling_time));
-      insert_stats.bind(11, static_cast<std::int64_t>(x.timed));
-      insert_stats.bind(12, observe::to_ns(x.busy));
-      insert_stats.run();
-      rec.state_.apply(x);
-    }
-    rec.state_.add_dropped(dropped);
-    dropped_in_polls += dropped;
-    max_item_ns = std::max(max_item_ns, t_ns);
-  }
-
-  /// Drains what is ready (everything, when closing), polls when due, and writes it all in one
-  /// transaction.
+  /// Drains what is ready (everything, when closing), polls when due, folds what the feed lets
+  /// through and writes it all in one transaction.
   void step(SessionClose* closing) {
     observe::EventCollector& collector = *rec.collector_;
     batch.clear();
     collector.drain(batch, closing != nullptr);
     const std::uint64_t dropped_total = collector.dropped();
 
-    // A poll waits two drains before it is folded. Every actor it has counts for was spawned (its
-    // spawned event in a buffer) before the poll read them; the collector hands out everything
-    // that was in a buffer within two drains. So the fold knows every actor of a poll it applies,
-    // and no bucket is lost to an actor the fold has not heard of yet.
-    for (PendingPoll& p : pending) --p.drains_left;
-    if (closing != nullptr) {
-      pending.push_back({std::move(*closing), dropped_total, 0});
-      for (PendingPoll& p : pending) p.drains_left = 0;  // the flush released everything
-    } else if (const auto now = std::chrono::steady_clock::now(); now >= next_poll) {
-      next_poll = std::max(next_poll + rec.options_.stats_interval, now);
-      std::lock_guard lk(rec.poll_m_);
-      if (rec.poller_) {
-        PendingPoll p;
-        p.poll.t = rec.runtime_->now();
-        p.poll.samples = rec.bucketer_.update(rec.poller_->poll(), p.poll.t);
-        p.dropped_total = dropped_total;
-        p.drains_left = 2;
-        pending.push_back(std::move(p));
+    if (failed) {
+      lost += batch.size();  // nothing is written any more
+    } else {
+      std::lock_guard lk(rec.state_m_);
+      rec.feed_.push_events(batch);
+      if (closing != nullptr) {
+        // The last poll, taken once no more events could come; the flush released everything.
+        rec.feed_.push_poll(closing->t, std::move(closing->samples), dropped_total);
+        rec.feed_.finish();
+      } else if (const auto now = std::chrono::steady_clock::now(); now >= next_poll) {
+        next_poll = std::max(next_poll + rec.options_.stats_interval, now);
+        std::lock_guard plk(rec.poll_m_);
+        if (rec.poller_) {
+          const TimePoint t = rec.runtime_->now();
+          rec.feed_.push_poll(t, rec.bucketer_.update(rec.poller_->poll(), t), dropped_total);
+        }
       }
-    }
-
-    if (!failed) {
       try {
         write(dropped_total, closing != nullptr);
       } catch (const SqliteError& e) {
@@ -349,63 +326,25 @@ struct RecorderWriter {
         rollback();
         fail(e.what());
       }
-    } else {
-      lost += batch.size();
-      pending.clear();  // nothing is written any more
     }
     rec.dropped_.store(dropped_total + lost, std::memory_order_relaxed);
     if (closing != nullptr) {
-      pending.clear();
-      orphans.clear();
       active = false;
       rec.recording_.store(false, std::memory_order_release);
     }
   }
 
+  /// Folds what the feed lets through (its sink, this, writes each item) in one transaction. The
+  /// caller holds state_m_.
   void write(std::uint64_t dropped_total, bool closing) {
-    const std::uint64_t keyframe_every = std::max<std::uint64_t>(1, rec.options_.keyframe_every);
     begin_transaction();
-    {
-      std::lock_guard lk(rec.state_m_);
-      for (observe::Event& e : batch) {
-        // Times only move forward in a session, so that "the events up to t" is a range of seq.
-        // Threads stamp their events just before they are ordered, so a step back is microseconds.
-        std::int64_t t = observe::to_ns(e.time);
-        if (t < last_event_ns) {
-          t = last_event_ns;
-          e.time = observe::time_from_ns(t);
-        }
-        last_event_ns = t;
-        max_item_ns = std::max(max_item_ns, t);
-        ++seq;
-        e.seq = seq;
-        rec.state_.apply(e);
-        if (changes_actor_row(e.kind))
-          if (const observe::ActorRecord* a = rec.state_.actor(e.actor)) write_actor(*a);
-        if (seq % keyframe_every == 0) write_keyframe();
-      }
-      // The rows, many per statement (the order of writes inside one transaction does not matter).
-      std::size_t i = 0;
-      for (; i + kBulkRows <= batch.size(); i += kBulkRows) {
-        for (int r = 0; r < kBulkRows; ++r)
-          bind_event(insert_events, r * kEventParams, session, batch[i + r]);
-        insert_events.run();
-      }
-      for (; i < batch.size(); ++i) {
-        bind_event(insert_event, 0, session, batch[i]);
-        insert_event.run();
-      }
-      while (!pending.empty() && pending.front().drains_left <= 0) {
-        write_poll(pending.front().poll.t, pending.front().poll.samples, pending.front().dropped_total,
-                   closing && pending.size() == 1);
-        pending.pop_front();
-      }
-      if (closing) write_keyframe();
-    }
+    rec.feed_.fold();
+    write_rows();
+    if (closing) write_keyframe();
     const std::int64_t now = wall_ns();
     update_session.bind(1, now);
     update_session.bind(2, max_item_ns);
-    update_session.bind(3, static_cast<std::int64_t>(seq));
+    update_session.bind(3, static_cast<std::int64_t>(rec.feed_.seq()));
     update_session.bind(4, static_cast<std::int64_t>(dropped_total));
     update_session.bind(5, session);
     update_session.run();
@@ -415,13 +354,14 @@ struct RecorderWriter {
       end_session.run();
     }
     commit();
-    rec.recorded_.store(seq, std::memory_order_relaxed);
-    rec.polls_.store(polls, std::memory_order_relaxed);
+    rec.recorded_.store(rec.feed_.seq(), std::memory_order_relaxed);
+    rec.polls_.store(rec.feed_.polls(), std::memory_order_relaxed);
   }
 
   void fail(std::string what) {
     failed = true;
-    lost += batch.size();
+    lost += rows.size() + rec.feed_.backlog();
+    rows.clear();
     std::lock_guard lk(rec.m_);
     if (!error) error = "recording stopped: " + std::move(what);
   }
@@ -637,7 +577,7 @@ Recorder::Progress Recorder::progress() const {
 
 observe::SystemState Recorder::state() const {
   std::lock_guard lk(state_m_);
-  return state_;
+  return feed_.state();
 }
 
 }  // namespace actorscope

@@ -1,6 +1,8 @@
 // SessionReader: read-only access to a recording, replay by keyframe plus fold, filtered streaming.
 #include <actorscope/storage/session_reader.hpp>
 
+#include <actorscope/observe/state_feed.hpp>
+
 #include "database.hpp"
 #include "event_rows.hpp"
 #include "schema.hpp"
@@ -233,13 +235,6 @@ std::uint64_t SessionReader::last_seq_at(std::int64_t session, TimePoint t, std:
 
 namespace {
 
-struct Poll {
-  std::uint64_t number = 0;
-  std::uint64_t after_seq = 0;
-  std::uint64_t dropped = 0;
-  std::vector<observe::StatsSample> samples;
-};
-
 observe::StatsSample read_sample(const Statement& s, int first) {
   observe::StatsSample x;
   x.actor = {0, static_cast<std::uint64_t>(s.int64(first))};
@@ -305,62 +300,72 @@ observe::SystemState SessionReader::state_at(std::int64_t session, TimePoint t, 
     }
     const std::uint64_t to_seq = last_seq_at(session, t, from_seq);
 
-    // The polls after the keyframe up to t (their times never decrease), with their buckets.
-    std::vector<Poll> polls;
-    {
-      Statement p = db_->prepare(
-          "SELECT poll, after_seq, dropped FROM stats_polls WHERE session_id = ? AND poll > ? AND t_ns <= ? "
-          "ORDER BY "
-          "poll");
-      p.bind(1, session);
-      p.bind(2, static_cast<std::int64_t>(from_poll));
-      p.bind(3, t_ns);
-      while (p.step())
-        polls.push_back({static_cast<std::uint64_t>(p.int64(0)),
-                         static_cast<std::uint64_t>(p.int64(1)),
-                         static_cast<std::uint64_t>(p.int64(2)),
-                         {}});
-    }
-    if (!polls.empty()) {
-      Statement b = db_->prepare(
-          std::string("SELECT poll, ") + sample_columns(format_) +
-          " FROM actor_stats WHERE session_id = ? AND poll > ? AND poll <= ? ORDER BY poll, rowid");
-      b.bind(1, session);
-      b.bind(2, static_cast<std::int64_t>(from_poll));
-      b.bind(3, static_cast<std::int64_t>(polls.back().number));
-      std::size_t i = 0;
-      while (b.step()) {
-        const auto number = static_cast<std::uint64_t>(b.int64(0));
-        while (i < polls.size() && polls[i].number < number) ++i;
-        if (i == polls.size() || polls[i].number != number)
-          throw std::invalid_argument("actor_stats refers to poll " + std::to_string(number) +
-                                      ", which stats_polls does not have");
-        polls[i].samples.push_back(read_sample(b, 1));
-      }
-    }
+    // Events and polls go through the same feed as when they were recorded, in recording order (a
+    // poll right after the event it followed), streamed: three cursors, nothing loaded whole.
+    observe::StateFeed feed(observe::StateFeed::recorded_rules(), std::move(state), from_seq);
+    std::uint64_t dropped_total = feed.state().dropped();
 
-    // Events and polls in recording order: a poll goes right after the event it followed.
-    std::size_t next_poll = 0;
-    auto apply_polls_through = [&](std::uint64_t seq) {
-      for (; next_poll < polls.size() && polls[next_poll].after_seq <= seq; ++next_poll) {
-        for (const auto& s : polls[next_poll].samples) state.apply(s);
-        state.add_dropped(polls[next_poll].dropped);
+    Statement ev = db_->prepare(std::string("SELECT ") + storage::event_columns(format_) +
+                                " FROM events WHERE session_id = ? AND seq > ? AND seq <= ? ORDER BY seq");
+    ev.bind(1, session);
+    ev.bind(2, static_cast<std::int64_t>(from_seq));
+    ev.bind(3, static_cast<std::int64_t>(to_seq));
+    bool ev_more = to_seq > from_seq && ev.step();
+    // Feeds the events up to `seq` (in batches, folding as it goes, so that memory stays flat).
+    std::vector<observe::Event> batch;
+    auto events_through = [&](std::uint64_t seq) {
+      while (ev_more) {
+        observe::Event e = storage::read_event(ev);
+        if (e.seq > seq) return;
+        batch.push_back(std::move(e));
+        if (batch.size() == 4096) {
+          feed.push_events(batch);
+          feed.fold();
+        }
+        ev_more = ev.step();
       }
     };
-    if (to_seq > from_seq) {
-      Statement ev = db_->prepare(std::string("SELECT ") + storage::event_columns(format_) +
-                                  " FROM events WHERE session_id = ? AND seq > ? AND seq <= ? ORDER BY seq");
-      ev.bind(1, session);
-      ev.bind(2, static_cast<std::int64_t>(from_seq));
-      ev.bind(3, static_cast<std::int64_t>(to_seq));
-      while (ev.step()) {
-        const observe::Event e = storage::read_event(ev);
-        apply_polls_through(e.seq - 1);
-        state.apply(e);
+
+    Statement p = db_->prepare(
+        "SELECT poll, after_seq, dropped, t_ns FROM stats_polls WHERE session_id = ? AND poll > ? AND t_ns <= ? "
+        "ORDER BY poll");
+    p.bind(1, session);
+    p.bind(2, static_cast<std::int64_t>(from_poll));
+    p.bind(3, t_ns);
+    Statement b;  // the polls' buckets, in poll order: prepared at the first poll
+    bool b_started = false, b_more = false;
+    while (p.step()) {
+      const auto number = static_cast<std::uint64_t>(p.int64(0));
+      const auto after_seq = static_cast<std::uint64_t>(p.int64(1));
+      dropped_total += static_cast<std::uint64_t>(p.int64(2));
+      const TimePoint poll_time = observe::time_from_ns(p.int64(3));
+      if (!b_started) {
+        b_started = true;
+        b = db_->prepare(std::string("SELECT poll, ") + sample_columns(format_) +
+                         " FROM actor_stats WHERE session_id = ? AND poll > ? ORDER BY poll, rowid");
+        b.bind(1, session);
+        b.bind(2, static_cast<std::int64_t>(from_poll));
+        b_more = b.step();
       }
+      std::vector<observe::StatsSample> samples;
+      while (b_more) {
+        const auto of = static_cast<std::uint64_t>(b.int64(0));
+        if (of > number) break;
+        if (of < number)
+          throw std::invalid_argument("actor_stats refers to poll " + std::to_string(of) +
+                                      ", which stats_polls does not have");
+        samples.push_back(read_sample(b, 1));
+        b_more = b.step();
+      }
+      events_through(after_seq);
+      feed.push_events(batch);
+      feed.push_poll(poll_time, std::move(samples), dropped_total);
+      feed.fold();
     }
-    apply_polls_through(std::numeric_limits<std::uint64_t>::max());
-    return state;
+    events_through(std::numeric_limits<std::uint64_t>::max());
+    feed.push_events(batch);
+    feed.fold();
+    return std::move(feed).take_state();
   });
 }
 

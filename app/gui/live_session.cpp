@@ -71,7 +71,8 @@ void LiveSession::start(const Workload& workload, const SessionConfig& config) {
 
   config_ = config;
   workload_ = workload;
-  state_ = observe::SystemState{};
+  feed_ = makeFeed();
+  feed_.set_sink(this);
   bucketer_ = observe::StatsBucketer{};
   handledWindow_.clear();
   eventWindow_.clear();
@@ -81,12 +82,8 @@ void LiveSession::start(const Workload& workload, const SessionConfig& config) {
   system_ = std::make_unique<System>(std::move(runtime));
   sampleEvery_ = std::max(1u, config.sampleEvery);
   adaptedOnce_ = false;
-  seq_ = 0;
   droppedBefore_ = 0;
   ignoredDrops_ = 0;
-  uiDropped_ = 0;
-  backlog_.clear();
-  polls_.clear();
   collector_ = makeCollector(sampleEvery_);
   poller_ = std::make_unique<observe::StatsPoller>(*system_);
   system_->attach(*collector_);
@@ -118,12 +115,12 @@ void LiveSession::stop() {
   // Everything the actors did is in the buffers now: take it all, and the final counters.
   batch_.clear();
   collector_->drain(batch_, true);
-  for (observe::Event& e : batch_) backlog_.push_back(std::move(e));
+  feed_.push_events(batch_);
   pollStats();
-  foldQueued(TimePoint::max());
-  if (const std::uint64_t dropped = droppedBefore_ + collector_->dropped() - ignoredDrops_ + uiDropped_;
-      dropped > state_.dropped())
-    state_.add_dropped(dropped - state_.dropped());
+  takePolls();
+  feed_.finish();
+  foldNow_ = Clock::now();
+  feed_.fold();
   system_->detach(*collector_);
   poller_.reset();
   system_.reset();
@@ -171,7 +168,6 @@ std::optional<Recorder::Progress> LiveSession::recordingProgress() const {
 void LiveSession::startStatsThread() {
   statsStop_ = false;
   statsReady_.clear();
-  statsWaiting_.clear();
   statsThread_ = std::thread([this] {
     std::unique_lock lk(statsM_);
     while (!statsCv_.wait_for(lk, std::chrono::milliseconds(config_.statsIntervalMs), [this] { return statsStop_; })) {
@@ -212,67 +208,25 @@ void LiveSession::takePolls() {
     handledTotal_ += p.handled;
     handledWindow_.emplace_back(p.time, p.handled);
     trim(handledWindow_, p.time);
-    polls_.push_back(std::move(p));
+    feed_.push_poll(p.time, std::move(p.samples), droppedTotal());
   }
 }
 
-bool LiveSession::applyStats(TimePoint deadline) {
-  if (polls_.empty() && statsWaiting_.empty()) return false;
-  // Samples held back last time first: their actors' spawns have been folded since.
-  std::vector<observe::StatsSample> waiting;
-  waiting.swap(statsWaiting_);
-  auto take = [&](const observe::StatsSample& s) {
-    if (state_.actor(s.actor) == nullptr && statsWaitingRounds_ < 3) {
-      statsWaiting_.push_back(s);
-      return;
-    }
-    state_.apply(s);
-  };
-  for (const auto& s : waiting) take(s);
-  constexpr std::size_t kChunk = 512;
-  while (!polls_.empty()) {
-    Poll& p = polls_.front();
-    const std::size_t end = std::min(p.samples.size(), p.next + kChunk);
-    for (; p.next < end; ++p.next) take(p.samples[p.next]);
-    if (p.next == p.samples.size()) {
-      // A sample for no actor moves the state's clock to the poll's time even when nothing else
-      // moved, so that rates decay and stopped actors age while the system is quiet.
-      observe::StatsSample heartbeat;
-      heartbeat.end = p.time;
-      state_.apply(heartbeat);
-      polls_.pop_front();
-    }
-    if (Clock::now() >= deadline) break;
-  }
-  statsWaitingRounds_ = statsWaiting_.empty() ? 0 : statsWaitingRounds_ + 1;
-  return true;
+std::uint64_t LiveSession::droppedTotal() const {
+  return droppedBefore_ + (collector_ ? collector_->dropped() : 0) - ignoredDrops_;
 }
 
-bool LiveSession::foldQueued(TimePoint deadline) {
-  bool any = false;
-  constexpr std::size_t kChunk = 256;
-  takePolls();
-  // Events get most of the budget, the stats samples the rest: a burst of events must not starve
-  // the counters (the rates, the sampling decisions and the tables stand on them).
-  const TimePoint start = Clock::now();
-  const TimePoint eventsUntil = deadline == TimePoint::max() ? deadline : start + (deadline - start) * 2 / 3;
-  while (!backlog_.empty()) {
-    any = true;
-    const TimePoint now = Clock::now();
-    for (std::size_t i = 0; i < kChunk && !backlog_.empty(); ++i) {
-      observe::Event& e = backlog_.front();
-      // Always without repeats: after a collector swap, the tail of its view of the present can
-      // still arrive here. The lag is the age of the live events (runtime clocks are steady_clock
-      // on the real runtimes); a repeat of the present is old by nature.
-      if (foldOne(e, true) && e.time <= now && e.time != TimePoint{})
-        lagNs_.record(static_cast<std::uint64_t>(observe::to_ns(now - e.time)));
-      backlog_.pop_front();
-    }
-    if (Clock::now() >= eventsUntil) break;
-  }
-  // Samples after the events drained before them (their actors' spawns are in those; a sample
-  // whose actor is still unknown waits).
-  return applyStats(deadline) || any;
+observe::StateFeed LiveSession::makeFeed() const {
+  observe::StateFeed::Rules rules = observe::StateFeed::live_rules();
+  // A backlog that keeps growing means the fold cannot keep up: shed message events beyond this.
+  rules.max_backlog = 200000;
+  return observe::StateFeed(rules);
+}
+
+void LiveSession::on_event(observe::Event& e) {
+  // The lag is the age of the live events (runtime clocks are steady_clock on the real runtimes).
+  if (e.time <= foldNow_ && e.time != TimePoint{})
+    lagNs_.record(static_cast<std::uint64_t>(observe::to_ns(foldNow_ - e.time)));
 }
 
 bool LiveSession::pump() {
@@ -283,24 +237,13 @@ bool LiveSession::pump() {
   batch_.clear();
   collector_->drain(batch_);
   const std::size_t drained = batch_.size();
-  // A backlog that keeps growing means the fold cannot keep up: shed message events (counted as
-  // dropped), never lifecycle ones.
-  constexpr std::size_t kMaxBacklog = 200000;
-  for (observe::Event& e : batch_) {
-    const bool message = e.kind == observe::EventKind::message_sent || e.kind == observe::EventKind::message_handled;
-    if (message && backlog_.size() >= kMaxBacklog) {
-      ++uiDropped_;
-      continue;
-    }
-    backlog_.push_back(std::move(e));
-  }
+  feed_.push_events(batch_);
+  takePolls();
   const TimePoint now = Clock::now();
   eventWindow_.emplace_back(now, drained);
   trim(eventWindow_, now);
-  const bool changed = foldQueued(t0 + std::chrono::milliseconds(config_.foldBudgetMs));
-  if (const std::uint64_t dropped = droppedBefore_ + collector_->dropped() - ignoredDrops_ + uiDropped_;
-      dropped > state_.dropped())
-    state_.add_dropped(dropped - state_.dropped());
+  foldNow_ = now;
+  const bool changed = feed_.fold(t0 + std::chrono::milliseconds(config_.foldBudgetMs));
   // The first look comes soon after the start (the rate is known after a few polls), the next
   // ones every 2 s: a swap repeats the present to the new collector, a frame's worth of work.
   if (config_.adaptiveSampling && sinceAdapt_.elapsed() >= (adaptedOnce_ ? 2000 : 500)) {
@@ -313,7 +256,7 @@ bool LiveSession::pump() {
   static const bool trace = qEnvironmentVariableIsSet("ACTORSCOPE_TRACE_PUMP");
   if (trace && lastPumpNs_ > 20'000'000)
     std::fprintf(stderr, "pump %.1f ms: %zu drained, backlog %zu events, %zu polls\n", lastPumpNs_ / 1e6, drained,
-                 backlog_.size(), polls_.size());
+                 feed_.backlog(), feed_.polls_waiting());
   busy_ = false;
   return changed;
 }
@@ -324,38 +267,6 @@ std::unique_ptr<observe::EventCollector> LiveSession::makeCollector(std::uint32_
       .messages = true, .timing = config_.timing, .type_names = true, .sample_every = every, .time_sampled_only = true};
   options.per_thread_capacity = 16384;
   return std::make_unique<observe::EventCollector>(options);
-}
-
-bool LiveSession::foldOne(observe::Event& e, bool dedupe) {
-  if (dedupe && redundant(e)) return false;
-  e.seq = ++seq_;
-  state_.apply(e);
-  return true;
-}
-
-bool LiveSession::redundant(const observe::Event& e) const {
-  using K = observe::EventKind;
-  const observe::ActorRecord* a = e.actor.is_valid() ? state_.actor(e.actor) : nullptr;
-  switch (e.kind) {
-    case K::runtime_info: return e.name == state_.runtime() && e.thread == state_.threads();
-    case K::spawned: return a != nullptr;
-    case K::started: return a != nullptr && a->status >= ActorStatus::running;
-    case K::stopped:
-    case K::failed:
-    case K::killed: return a != nullptr && !a->alive();
-    case K::linked: return a != nullptr && a->parent == e.peer;
-    case K::name_registered: {
-      auto it = state_.registry().find(e.name);
-      return it != state_.registry().end() && it->second == e.actor;
-    }
-    case K::group_joined: {
-      for (const auto& [scope, group] : state_.groups_of(e.actor))
-        if (scope == e.text && group == e.name) return true;
-      return false;
-    }
-    case K::timer_started: return state_.timers().count(e.trace) != 0;
-    default: return false;
-  }
 }
 
 void LiveSession::adaptSampling() {
@@ -399,15 +310,14 @@ void LiveSession::resample(std::uint32_t every) {
   system_->detach(*collector_);
   batch_.clear();
   collector_->drain(batch_, true);
-  for (observe::Event& e : batch_) backlog_.push_back(std::move(e));
+  feed_.push_events(batch_);
   droppedBefore_ += collector_->dropped();
   collector_ = std::move(next);
   const auto attachMs = traceTimer.elapsed();
   // The new collector's first events (its view of the present, then live ones) go after what the
-  // old one saw. Most of them repeat what the state knows: those go at once (the rest are checked
-  // again when folded, after the events queued before them).
-  for (observe::Event& e : held)
-    if (!redundant(e)) backlog_.push_back(std::move(e));
+  // old one saw. Most of them repeat what the state knows: the fold ignores those (SystemState's
+  // apply is idempotent for repeats).
+  feed_.push_events(held);
   sampleEvery_ = every;
   if (qEnvironmentVariableIsSet("ACTORSCOPE_TRACE_SAMPLING"))
     std::fprintf(stderr, "resample: %lld ms (attach + old flush %lld ms), %zu held events\n",
@@ -424,9 +334,9 @@ LiveSession::Metrics LiveSession::metrics() const {
   const TimePoint now = Clock::now();
   m.messagesPerSecond = running() ? perSecond(handledWindow_, now, startedAt_) : 0.0;
   m.eventsPerSecond = running() ? perSecond(eventWindow_, now, startedAt_) : 0.0;
-  m.dropped = state_.dropped();
-  m.events = state_.events_applied();
-  m.alive = state_.alive_count();
+  m.dropped = state().dropped();
+  m.events = state().events_applied();
+  m.alive = state().alive_count();
   m.handled = handledTotal_;
   return m;
 }
@@ -440,7 +350,7 @@ std::optional<ActorCell> LiveSession::cellOf(ActorId id) const {
 
 bool LiveSession::canControl(ActorId id) const {
   if (!system_) return false;
-  const observe::ActorRecord* a = state_.actor(id);
+  const observe::ActorRecord* a = state().actor(id);
   return a != nullptr && a->alive();
 }
 

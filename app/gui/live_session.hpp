@@ -1,8 +1,9 @@
 // LiveSession: a running System observed for the views. Engine threads only write events into an
 // EventCollector; a QTimer on the UI thread drains it at most ~30 times a second (every event since
 // the last drain, in one batch); a thread of its own polls the exact per-actor counters every
-// 100 ms (StatsPoller + StatsBucketer); the UI thread folds both into a SystemState, a few ms at a
-// time, and emits updated() once per batch. It adapts the message sampling to the message rate,
+// 100 ms (StatsPoller + StatsBucketer); the UI thread pushes both into an observe::StateFeed (the
+// same ordering, hold-back and drop rules as the recorder and replay), folds a few ms at a time,
+// and emits updated() once per batch. It adapts the message sampling to the message rate,
 // and carries out the views' actor actions (stop, kill, demo message) on the System.
 #pragma once
 
@@ -12,6 +13,7 @@
 
 #include <actorscope/observe/event_collector.hpp>
 #include <actorscope/observe/histogram.hpp>
+#include <actorscope/observe/state_feed.hpp>
 #include <actorscope/observe/stats_poller.hpp>
 #include <actorscope/observe/system_state.hpp>
 #include <actorscope/storage/recorder.hpp>
@@ -63,7 +65,7 @@ struct SessionConfig {
   int foldBudgetMs = 8;
 };
 
-class LiveSession : public QObject, public views::ActorControl {
+class LiveSession : public QObject, public views::ActorControl, private observe::StateFeed::Sink {
   Q_OBJECT
  public:
   explicit LiveSession(QObject* parent = nullptr);
@@ -76,7 +78,7 @@ class LiveSession : public QObject, public views::ActorControl {
   void stop();
   bool running() const noexcept { return system_ != nullptr; }
 
-  const observe::SystemState& state() const noexcept { return state_; }
+  const observe::SystemState& state() const noexcept { return feed_.state(); }
   const SessionConfig& config() const noexcept { return config_; }
   const Workload* workload() const noexcept { return running() ? &workload_ : nullptr; }
   /// The running System (nullptr when stopped), for the recorder.
@@ -142,24 +144,22 @@ class LiveSession : public QObject, public views::ActorControl {
   std::optional<ActorCell> cellOf(ActorId id) const;
   /// Polls the exact counters now (on the calling thread) and queues their samples.
   void pollStats();
-  /// Folds queued stats samples until `deadline`. One whose actor the state does not know yet (its
-  /// spawn is in a later batch) waits for the next pump, so that counters stay exact.
-  bool applyStats(TimePoint deadline);
   void startStatsThread();
   void stopStatsThread();
   std::unique_ptr<observe::EventCollector> makeCollector(std::uint32_t sampleEvery) const;
-  /// Folds one event; with `dedupe`, an event that repeats what the state already says is skipped
-  /// (a new collector's view of the present, the overlap of two collectors). True if folded.
-  bool foldOne(observe::Event& event, bool dedupe);
-  /// Takes the stats thread's polls into polls_ (counting what they handled, for the rates).
+  /// Hands the stats thread's polls to the feed (counting what they handled, for the rates).
   void takePolls();
-  /// Folds queued events, then queued stats samples, until `deadline` (TimePoint::max(): all).
-  /// Returns whether anything was folded.
-  bool foldQueued(TimePoint deadline);
-  bool redundant(const observe::Event& e) const;
+  /// Every event the engine could not hand over so far, over all the collectors of the session
+  /// (without a new collector's drops of its view of the present, which only repeated it).
+  std::uint64_t droppedTotal() const;
+  observe::StateFeed makeFeed() const;
   /// Replaces the collector by one that samples one message in `every` (with or without timing).
   void resample(std::uint32_t every);
   void adaptSampling();
+
+  // observe::StateFeed::Sink: the lag of each folded event.
+  void on_event(observe::Event& event) override;
+  void on_poll(TimePoint, std::span<const observe::StatsSample>, std::uint64_t) override {}
 
   SessionConfig config_;
   Workload workload_;
@@ -178,16 +178,13 @@ class LiveSession : public QObject, public views::ActorControl {
     TimePoint time{};
     std::vector<observe::StatsSample> samples;
     std::uint64_t handled = 0;  ///< the sum of the samples' handled
-    std::size_t next = 0;       ///< samples folded so far
   };
-  std::vector<Poll> statsReady_;                  ///< guarded by statsM_
-  std::deque<Poll> polls_;                        ///< taken, not yet (fully) folded
-  std::deque<observe::Event> backlog_;            ///< drained, not yet folded
-  std::uint64_t uiDropped_ = 0;                   ///< message events shed when the backlog overflowed
-  std::vector<observe::StatsSample> statsWaiting_;  ///< samples whose actor is not known yet
-  int statsWaitingRounds_ = 0;
-  observe::SystemState state_;
+  std::vector<Poll> statsReady_;  ///< guarded by statsM_
+  /// Everything drained and polled goes through the feed; a backlog it cannot fold in time sheds
+  /// message events (counted as dropped), never lifecycle ones.
+  observe::StateFeed feed_;
   std::vector<observe::Event> batch_;
+  TimePoint foldNow_{};  ///< the pump's clock, for the lag of the events it folds
   QTimer timer_;
   bool busy_ = false;
 
@@ -202,7 +199,6 @@ class LiveSession : public QObject, public views::ActorControl {
   std::uint64_t lastPumpCpuNs_ = 0;
   std::uint32_t sampleEvery_ = 1;
   bool adaptedOnce_ = false;
-  std::uint64_t seq_ = 0;           ///< session-wide event order (collectors number from 1 each)
   std::uint64_t droppedBefore_ = 0; ///< drops counted by collectors replaced since the start
   std::uint64_t ignoredDrops_ = 0;  ///< drops of a new collector's view of the present (repeats)
   QElapsedTimer sinceAdapt_;

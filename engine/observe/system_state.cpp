@@ -154,7 +154,42 @@ void SystemState::prune_stopped() {
   }
 }
 
-void SystemState::apply(const Event& e) {
+bool SystemState::repeats(const Event& e) const {
+  const ActorRecord* a = e.actor.is_valid() ? actor(e.actor) : nullptr;
+  switch (e.kind) {
+    case EventKind::runtime_info:
+      return applied_ > 0 && e.name == runtime_ && e.thread == threads_;
+    case EventKind::spawned:
+      // Known from its own spawned event (a record made by an earlier event about it, a message it
+      // sent before its spawn was drained, is not a sighting).
+      return a != nullptr && a->spawned != TimePoint{};
+    case EventKind::started:
+      return a != nullptr && a->status >= ActorStatus::running;
+    case EventKind::stopped:
+    case EventKind::failed:
+    case EventKind::killed:
+      return a != nullptr && !a->alive();
+    case EventKind::name_registered: {
+      auto it = registry_.find(e.name);
+      return it != registry_.end() && it->second == e.actor;
+    }
+    case EventKind::group_joined: {
+      auto s = groups_.find(e.text);
+      if (s == groups_.end()) return false;
+      auto g = s->second.find(e.name);
+      return g != s->second.end() && g->second.count(e.actor) != 0;
+    }
+    case EventKind::timer_started:
+      return timers_.count(e.trace) != 0;
+    default:
+      // linked (a link to the parent that spawned it is an event of its own), messages, firings,
+      // leaves and cancellations are never repeats: each happened once.
+      return false;
+  }
+}
+
+bool SystemState::apply(const Event& e) {
+  if (repeats(e)) return false;
   ++applied_;
   ++by_kind_[static_cast<std::size_t>(e.kind)];
   if (applied_ == 1 || e.time < first_time_) first_time_ = e.time;
@@ -163,7 +198,7 @@ void SystemState::apply(const Event& e) {
   switch (e.kind) {
     case EventKind::spawned: {
       ActorRecord& a = touch(e.actor);
-      // A repeated spawned (an observer attached to a running system gets a snapshot) only fills in.
+      // The record may exist already (an event about it came before its spawn): fill it in.
       if (a.name.empty()) a.name = e.name;
       if (a.type_name.empty()) a.type_name = e.text;
       // Only its first spawned event is a spawn (a repeat describes an actor already counted).
@@ -363,6 +398,7 @@ void SystemState::apply(const Event& e) {
       push_recent(e);
       break;
   }
+  return true;
 }
 
 void SystemState::apply(const StatsSample& s) {

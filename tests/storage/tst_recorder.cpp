@@ -205,6 +205,64 @@ class TestRecorder : public QObject {
       QCOMPARE(counts[k], live.events_of(static_cast<obs::EventKind>(k)));
   }
 
+  // The round trip the replay window stands on: the live fold kept at several moments while the
+  // session runs equals what replay gives for those moments, from keyframes and from the start.
+  void the_state_replayed_at_a_moment_equals_the_live_state_then() {
+    // A moment is found by its time; the manual runtime's clock stands still unless a test moves it,
+    // so everything it does happens at one time.
+    if (current_runtime() == "manual") QSKIP("moments need a clock that moves: asio and qt only");
+    QTemporaryDir dir;
+    const auto file = path_in(dir, "moments.db");
+    as::Recorder rec(file, {.detail = as::Detail::full, .stats_interval = 5ms, .keyframe_every = 50});
+    auto sys = make_system();
+    sys->attach(rec);
+    std::vector<obs::SystemState> moments;
+    // A moment is taken while the system is quiet: once three more polls are folded, every event
+    // emitted before has been folded too (a poll waits two drains), and nothing new comes.
+    auto keep_moment = [&] {
+      const std::uint64_t polls = rec.progress().stats_polls;
+      QTRY_VERIFY_WITH_TIMEOUT(rec.progress().stats_polls >= polls + 3, 30000);
+      moments.push_back(rec.state());
+    };
+    keep_moment();
+    WorkloadResult w;
+    run_workload(*sys, w);
+    if (QTest::currentTestFailed()) return;
+    keep_moment();
+    {  // more traffic and another failure
+      auto extra = sys->spawn<Worker>({.name = "extra"}).value();
+      for (int n = 0; n < 50; ++n) (void)extra.cast(Add{2});
+      QCOMPARE(extra.call(as::rpc<Total>, kTimeout).get().value_or(-1), 100);
+      (void)extra.cast(Crash{});
+      QVERIFY(extra.wait(kTimeout));
+    }
+    keep_moment();
+    sys->shutdown();
+    QVERIFY(sys->detach(rec));
+    moments.push_back(rec.state());
+
+    const as::SessionReader r(file);
+    const std::int64_t session = r.sessions().front().id;
+    for (std::size_t i = 0; i < moments.size(); ++i) {
+      const obs::SystemState& live = moments[i];
+      const as::TimePoint t = i + 1 == moments.size() ? as::TimePoint::max() : live.time();
+      const obs::SystemState fast = r.state_at(session, t);
+      const obs::SystemState slow = r.state_at(session, t, {.use_keyframes = false});
+      const QString where = QString("moment %1: %2 events live, %3 replayed, %4 actors live, %5 replayed")
+                                .arg(i)
+                                .arg(live.events_applied())
+                                .arg(fast.events_applied())
+                                .arg(live.actors().size())
+                                .arg(fast.actors().size());
+      QVERIFY2(fast == live, qPrintable(where));
+      QVERIFY2(slow == live, qPrintable(where));
+    }
+    // The moments are different pictures: the test compares something.
+    QVERIFY(moments[1].events_applied() > moments[0].events_applied());
+    QVERIFY(moments[2].events_applied() > moments[1].events_applied());
+    QVERIFY(moments[2].actor(w.crashed)->exit_kind == as::ExitKind::failed);
+  }
+
   // The qt runtime chooses the thread of an actor spawned from outside when the actor starts: the
   // actors table must say that thread even for an actor still running when the session ends.
   void an_actor_still_running_when_the_session_ends_has_its_thread_in_the_actors_table() {

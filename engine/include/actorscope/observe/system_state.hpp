@@ -195,7 +195,13 @@ class SystemState {
   static constexpr Duration kTickPairing = std::chrono::milliseconds(1);
 
   // -- the fold --
-  void apply(const Event& event);
+  /// Folds one event. Idempotent for repeats: an event that only repeats what the state already
+  /// says (an observer attached to a running system hears the present: runtime_info, spawned,
+  /// started, name_registered, group_joined, timer_started; or a second exit of a dead actor) changes
+  /// nothing at all, not even the counters, and returns false. Returns true when it was folded.
+  bool apply(const Event& event);
+  /// Whether `event` only repeats what the state already says (apply would ignore it).
+  bool repeats(const Event& event) const;
   void apply(const StatsSample& sample);
   /// Events the engine could not deliver (full buffers). Counted, never silently lost.
   void add_dropped(std::uint64_t events) noexcept { dropped_ += events; }

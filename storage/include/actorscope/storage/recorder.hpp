@@ -11,6 +11,7 @@
 #pragma once
 
 #include <actorscope/observe/event_collector.hpp>
+#include <actorscope/observe/state_feed.hpp>
 #include <actorscope/observe/system_state.hpp>
 #include <actorscope/runtime.hpp>
 #include <actorscope/storage/recording_error.hpp>
@@ -127,9 +128,10 @@ class Recorder final : public observe::Observer {
   observe::StatsBucketer bucketer_;
   Runtime* runtime_ = nullptr;
 
-  // The live fold, written by the writer thread.
+  // The live fold, written by the writer thread: the same feed (ordering, hold-back and drop rules)
+  // as the observatory's, whose sink is the writer.
   mutable std::mutex state_m_;
-  observe::SystemState state_;
+  observe::StateFeed feed_;
 
   // Handshakes between attach/detach and the writer thread.
   mutable std::mutex m_;
