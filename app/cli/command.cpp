@@ -19,6 +19,7 @@ const Command& record_command();
 const Command& inspect_command();
 const Command& export_command();
 const Command& bench_command();
+const Command& diff_command();
 
 namespace {
 
@@ -34,6 +35,7 @@ const std::vector<Command>& table() {
       record_command(),
       inspect_command(),
       export_command(),
+      diff_command(),
       bench_command(),
   };
   return list;
