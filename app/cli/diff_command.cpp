@@ -131,16 +131,39 @@ std::string pad(std::string s, std::size_t w, bool right) {
   return right ? fill + s : s + fill;
 }
 
-/// Keeps the end of a long path (the actor's own name), marking the cut with "…".
+/// A path as the table shows it: a type name by its last part ("storm/cloud-1/Drop#3" for
+/// "storm/cloud-1/demo::{anonymous}::Drop#3"), and when still longer than `w`, its last segments
+/// after "…/" (the actor's own name is the part worth keeping). The JSON has the whole path.
 std::string fit_path(const std::string& path, std::size_t w) {
-  if (width(path) <= w) return path;
-  std::size_t keep = w - 1, start = path.size();
+  std::vector<std::string> segments;
+  for (std::size_t start = 0;;) {
+    const std::size_t slash = path.find('/', start);
+    std::string seg = path.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
+    if (const std::size_t colons = seg.rfind("::"); colons != std::string::npos && seg.find('<') == std::string::npos)
+      seg = seg.substr(colons + 2);
+    segments.push_back(std::move(seg));
+    if (slash == std::string::npos) break;
+    start = slash + 1;
+  }
+  std::string shown;
+  for (const std::string& seg : segments) shown += (shown.empty() ? "" : "/") + seg;
+  if (width(shown) <= w) return shown;
+  std::string tail;
+  for (auto it = segments.rbegin(); it != segments.rend(); ++it) {
+    const std::string longer = tail.empty() ? *it : *it + "/" + tail;
+    if (width(longer) + 2 > w) break;
+    tail = longer;
+  }
+  if (!tail.empty()) return "…/" + tail;
+  // One segment too long by itself: its end.
+  const std::string& last = segments.back();
+  std::size_t keep = w - 1, start = last.size();
   while (keep > 0 && start > 0) {
     --start;
-    if ((static_cast<unsigned char>(path[start]) & 0xC0) != 0x80) --keep;
+    if ((static_cast<unsigned char>(last[start]) & 0xC0) != 0x80) --keep;
   }
-  while (start < path.size() && (static_cast<unsigned char>(path[start]) & 0xC0) == 0x80) ++start;
-  return "…" + path.substr(start);
+  while (start < last.size() && (static_cast<unsigned char>(last[start]) & 0xC0) == 0x80) ++start;
+  return "…" + last.substr(start);
 }
 
 std::string fmt(const char* f, double v) {
@@ -237,7 +260,7 @@ void print_one_sided(const char* which, const std::vector<OneSidedActor>& actors
   const std::size_t shown = top == 0 ? actors.size() : std::min(top, actors.size());
   for (std::size_t i = 0; i < shown; ++i) {
     const ActorFigures& f = actors[i].figures;
-    std::printf("  %s  handled %s, failed %s, restarts %s\n", actors[i].path.c_str(),
+    std::printf("  %s  handled %s, failed %s, restarts %s\n", fit_path(actors[i].path, 60).c_str(),
                 count_text(static_cast<double>(f.handled)).c_str(), with_commas(f.failures).c_str(),
                 with_commas(f.restarts).c_str());
   }
@@ -249,7 +272,7 @@ std::string describe(const DiffSide& s) {
   text += s.scenario.empty() ? std::string("no scenario") : s.scenario;
   text += " on " + s.runtime + " x" + std::to_string(s.threads) + ", " + s.detail + " detail, ";
   text += fmt("%.2f s", std::chrono::duration<double>(s.duration).count()) + ", ";
-  text += std::to_string(s.actors.size()) + (s.actors.size() == 1 ? " actor" : " actors");
+  text += with_commas(s.actors.size()) + (s.actors.size() == 1 ? " actor" : " actors");
   return text;
 }
 
@@ -267,14 +290,15 @@ void print_report(const DiffSide& a, const DiffSide& b, const RecordingDiff& d, 
   }
   print_one_sided("A", d.only_a, top);
   print_one_sided("B", d.only_b, top);
-  std::printf("\n%zu actors matched, %zu only in A, %zu only in B", d.rows.size(), d.only_a.size(), d.only_b.size());
+  std::printf("\n%s actors matched, %s only in A, %s only in B", with_commas(d.rows.size()).c_str(),
+              with_commas(d.only_a.size()).c_str(), with_commas(d.only_b.size()).c_str());
   const std::size_t differing = d.differing();
   if (d.rows.empty())
     std::printf(": nothing to compare (different scenarios?)\n");
   else if (differing == 0)
     std::printf("; no differences: every matched actor has the same figures on both sides\n");
   else
-    std::printf("; %zu of them differ\n", differing);
+    std::printf("; %s of them differ\n", with_commas(differing).c_str());
   std::printf("totals: handled %s → %s (%s), failed %s → %s, restarts %s → %s\n",
               with_commas(d.total_a.handled).c_str(), with_commas(d.total_b.handled).c_str(),
               ratio_of(d.total_a.handled, d.total_b.handled).c_str(), with_commas(d.total_a.failures).c_str(),
