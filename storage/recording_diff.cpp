@@ -123,12 +123,23 @@ DiffSide read_diff_side(const SessionReader& reader, std::int64_t session) {
   const observe::SystemState state = reader.state_at(session, TimePoint::max());
   std::unordered_map<ActorId, PrunedStats> pruned;
   std::unordered_set<ActorId> missing;
+  TimePoint from = TimePoint::max(), to = TimePoint::min();
   for (const ActorInfo& a : actors)
-    if (state.actor(a.id) == nullptr) missing.insert(a.id);
+    if (state.actor(a.id) == nullptr) {
+      missing.insert(a.id);
+      from = std::min(from, a.spawned);
+      to = std::max(to, a.stopped.value_or(TimePoint::max()));
+    }
   if (!missing.empty()) {
     // Only when the state has forgotten stopped actors (more than its limit stopped): their exact
     // counts are in the statistics buckets, one row per actor and poll in which it did something.
-    for (const observe::StatsSample& s : reader.stats(session)) {
+    // The state forgets the earliest exits first, so their lifetimes are usually an early part of
+    // the session, and only that part is read: from the first one's spawn to the last one's exit,
+    // plus a wide margin (their last bucket is written by the next poll, one stats interval later
+    // when the recorder keeps up; 10 s or 50 intervals cover a recorder thread held up that long).
+    const Duration margin = std::max<Duration>(std::chrono::seconds(10), info.stats_interval * 50);
+    const TimePoint until = to >= TimePoint::max() - margin ? TimePoint::max() : to + margin;
+    for (const observe::StatsSample& s : reader.stats(session, from, until)) {
       if (!missing.contains(s.actor)) continue;
       PrunedStats& p = pruned[s.actor];
       p.handled += s.handled;

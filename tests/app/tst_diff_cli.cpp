@@ -17,6 +17,8 @@
 #include "recording_test.hpp"
 #include "sqlite_test.hpp"
 
+#include <actorscope/storage/recording_diff.hpp>
+
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -66,8 +68,10 @@ QString first_row(const QString& out) {
 
 /// Records a small supervised workload: "root" with four named workers. worker-1 gets the most
 /// work, then fails `crashes` times, replaced under root after each failure (a restart).
-void record_team(const std::filesystem::path& file, int crashes, const char* root_name = "root") {
-  as::Recorder rec(file, {.detail = as::Detail::full, .stats_interval = 5ms, .keyframe_every = 200});
+void record_team(const std::filesystem::path& file, int crashes, const char* root_name = "root",
+                 as::observe::SystemState::Limits limits = {}) {
+  as::Recorder rec(file,
+                   {.detail = as::Detail::full, .stats_interval = 5ms, .keyframe_every = 200, .limits = limits});
   as::System sys{as::make_runtime("asio", {.threads = 2})};
   sys.attach(rec);
   auto root = sys.spawn<Tolerant>({.name = root_name}).value();
@@ -157,6 +161,25 @@ class TestDiffCli : public QObject {
     // "root" and "boss" differ, and so does every path under them: the workers match by name.
     QVERIFY2(r.out.contains("4 actors matched, 1 only in A, 1 only in B"), qPrintable(r.out));
     QVERIFY2(r.out.contains("Only in A (1):\n  root ") && r.out.contains("Only in B (1):\n  boss "), qPrintable(r.out));
+  }
+
+  void actors_the_final_state_forgot_still_count_from_the_statistics() {
+    // Keyframes that keep one stopped actor: the final state forgets the others.
+    const auto forgetful = path_in(dir_, "forgetful.db");
+    record_team(forgetful, 3, "root", {.stopped_actors = 1});
+    QVERIFY(!QTest::currentTestFailed());
+    const as::SessionReader reader(forgetful);
+    const as::DiffSide side = as::read_diff_side(reader, 1);
+    QVERIFY2(side.pruned >= 2, qPrintable(QString::number(side.pruned)));
+    std::uint64_t handled = 0, exact = 0;
+    for (const auto& f : side.figures) handled += f.handled;
+    for (const auto& s : reader.stats(1)) exact += s.handled;
+    QCOMPARE(handled, exact);
+    // And it compares with a state that forgot nothing as the same work.
+    const Run r = run_actorscope({"diff", q(thrice_), q(forgetful)});
+    QVERIFY2(r.code == 0, qPrintable(describe(r)));
+    QVERIFY2(r.out.contains("failed 3 → 3, restarts 2 → 2"), qPrintable(r.out));
+    QVERIFY2(r.out.contains("stopped actors were no longer in the final state"), qPrintable(r.out));
   }
 
   void a_bad_file_on_either_side_exits_1_naming_it_data() {

@@ -23,7 +23,8 @@ class DiffTableModel : public QAbstractTableModel {
 
   explicit DiffTableModel(QObject* parent = nullptr);
 
-  /// Shows `diff` (replacing what was shown).
+  /// Shows `diff` (replacing what was shown). A reset, not the incremental updates of the live
+  /// models: a diff is computed once per comparison and replaced whole, never updated in place.
   void setDiff(RecordingDiff diff);
   void clear();
   const RecordingDiff& diff() const noexcept { return diff_; }
