@@ -130,6 +130,20 @@ constexpr const char* kMigrationV3toV4 = R"sql(
 ALTER TABLE events ADD COLUMN cause INTEGER;
 )sql";
 
+// Indexes that make reading faster without changing what a format holds, so they need no format
+// version: the recorder makes them in every file it writes (new or appended to), and readers use
+// them when they are there and do the same work more slowly when not (a reader never changes a
+// file). A new one is added here, never in a migration step; docs/RECORDING-FORMAT.md lists them.
+//
+// events_notable: the rare events (everything but messages, and messages whose handler threw),
+// in seq order with what the timeline counts, so that SessionReader::density, markers and
+// adjacent_event read a few thousand rows instead of millions of messages. Partial, so the
+// recorder pays for it only on those rows. SessionReader's queries repeat its WHERE word for word.
+constexpr const char* kReadIndexes = R"sql(
+CREATE INDEX IF NOT EXISTS events_notable ON events(session_id, seq, t_ns, kind, failed)
+  WHERE kind NOT IN ('message_sent', 'message_handled') OR failed = 1;
+)sql";
+
 struct Migration {
   int from;
   int to;
@@ -314,6 +328,7 @@ void create_or_migrate(Database& db, const std::filesystem::path& file) {
       db.exec(m.sql);
       version = m.to;
     }
+    db.exec(kReadIndexes);
     if (db.scalar("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'meta'").value_or(0) !=
         0) {
       Statement set = db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)");

@@ -108,6 +108,42 @@ struct CauseChain {
   std::string explanation;
 };
 
+
+// -- The timeline (issue 20): what a replay's timeline strip draws, and stepping between events. --
+// SessionReader's members for these are together in one block below; their definitions are in
+// storage/session_reader_timeline.cpp.
+
+/// The events recorded in one time bucket, by class (SessionReader::density).
+struct DensityBucket {
+  /// The bucket is [from, to); the last bucket of a call also holds events at exactly its `to`.
+  TimePoint from{}, to{};
+  /// Everything that is neither a message nor a failure: spawned, started, stopped, linked,
+  /// supervision, groups, names, timers, runtime_info.
+  std::uint32_t lifecycle = 0;
+  /// message_sent, and message_handled whose handler did not throw.
+  std::uint32_t messages = 0;
+  /// failed, killed, and message_handled whose handler threw (failed = 1).
+  std::uint32_t failures = 0;
+  std::uint32_t total() const noexcept { return lifecycle + messages + failures; }
+};
+
+/// Something a timeline marks (SessionReader::markers).
+struct TimelineMarker {
+  enum class Kind : std::uint8_t {
+    failure,  ///< a failed event: a hook of the actor threw
+    kill,     ///< a killed event
+    restart,  ///< a spawned event that replaces an earlier child (see SessionReader::markers)
+  };
+  Kind kind = Kind::failure;
+  TimePoint time{};
+  /// The actor that failed, was killed, or was spawned as the replacement.
+  ActorId actor{};
+  /// The event's seq (its failed, killed or spawned event).
+  std::uint64_t seq = 0;
+  /// One short line for a tooltip: "worker-3 failed: division by zero".
+  std::string label;
+};
+
 class SessionReader {
  public:
   struct Options {
@@ -170,6 +206,43 @@ class SessionReader {
   /// The exact statistics buckets of a session with bucket end in [from, to], in recording order.
   std::vector<observe::StatsSample> stats(std::int64_t session, TimePoint from = TimePoint::min(),
                                           TimePoint to = TimePoint::max()) const;
+
+  // -- The timeline (issue 20); defined in session_reader_timeline.cpp. ------------------------
+  // Each call is one read transaction of its own: nothing stays open between calls, so a reader
+  // of a file that is still being recorded sees every commit made before the call, never holds
+  // the writer back, and never stops it from checkpointing its write-ahead log.
+
+  /// Events of `session` with a time in [from, to], counted in `buckets` equal time buckets by
+  /// class. Bucket i is [from + i·(to − from)/buckets, from + (i+1)·(to − from)/buckets) (rounded
+  /// down to the nanosecond); the last one also holds `to`. So the buckets cover [from, to]
+  /// exactly, and an event is in one bucket. Counted by SQLite, never by reading events: the
+  /// total of a bucket comes from the primary key (seq runs 1, 2, 3, ... and times never decrease
+  /// with it), the lifecycle and failure events from the `events_notable` index; in a file made
+  /// before that index, they are a scan of the range (correct, slower: docs/RECORDING-FORMAT.md).
+  /// Empty for buckets == 0 or from > to. Throws RecordingError (no_such_session; corrupt).
+  std::vector<DensityBucket> density(std::int64_t session, TimePoint from, TimePoint to,
+                                     std::size_t buckets) const;
+
+  /// The failures (failed events), kills (killed events) and restarts of `session` with a time
+  /// in [from, to], in recording order (by seq), at most `limit`: the earliest ones, when there
+  /// are more (ask for a narrower range then). A restart is a spawned event of an actor with a
+  /// name, whose supervisor (the event's peer) spawned an earlier actor of the same name that had
+  /// already exited (stopped, failed or killed) by then: the new actor replaces it, as a
+  /// supervisor's one-for-one or all-for-one restart does. Unnamed actors are never restarts:
+  /// there is nothing to tell which one a new child replaces. Throws RecordingError.
+  std::vector<TimelineMarker> markers(std::int64_t session, TimePoint from, TimePoint to,
+                                      std::size_t limit = 10000) const;
+
+  /// The nearest event strictly after (forward) or before t, of `actor` (ActorId{}: any actor)
+  /// and of one of `kinds` (empty: any).
+  /// An event is `actor`'s when actor_id is that actor (it is the one that was spawned, handled
+  /// the message, sent it, failed, ...). nullopt when there is none. "Strictly": an event at
+  /// exactly t is neither after nor before it, so stepping from an event's time moves on.
+  /// Throws RecordingError (no_such_session; corrupt).
+  std::optional<observe::Event> adjacent_event(std::int64_t session, TimePoint t, bool forward,
+                                               ActorId actor = {},
+                                               std::vector<observe::EventKind> kinds = {}) const;
+  // -- end of the timeline ---------------------------------------------------------------------
 
  private:
   template <class F>

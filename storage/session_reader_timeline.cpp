@@ -1,0 +1,408 @@
+// SessionReader's timeline (issue 20): event density per time bucket, failure/kill/restart markers,
+// and stepping to the previous or next event. Everything is counted and filtered by SQLite; the
+// only events read into objects are the ones returned.
+//
+// Two facts of the format carry the speed (docs/RECORDING-FORMAT.md): seq runs 1, 2, 3, ... without
+// gaps, and times never decrease with seq. So "the events before time t" is a prefix of seq found by
+// a search on the primary key, and the number of events between two times is a difference of seqs.
+// The rare events (everything but messages, and messages whose handler threw) are in the partial
+// index events_notable, which the recorder makes in new files; in a file made before it, the same
+// queries scan the seq range instead.
+#include <actorscope/storage/session_reader.hpp>
+
+#include "database.hpp"
+#include "event_rows.hpp"
+#include "schema.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+
+namespace actorscope {
+
+using storage::Database;
+using storage::Statement;
+
+namespace {
+
+/// The condition of the partial index events_notable, word for word: SQLite uses a partial index
+/// only for a query whose WHERE has its condition as one of its terms.
+constexpr const char* kNotable = "(kind NOT IN ('message_sent', 'message_handled') OR failed = 1)";
+
+bool has_notable_index(Database& db) {
+  return db.scalar("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = 'events_notable'")
+             .value_or(0) != 0;
+}
+
+/// One read transaction for the length of a call, so that a call reads one snapshot of a file that
+/// is still being written (its several statements agree), and nothing stays open after it: an
+/// open read transaction would pin the snapshot and stop the writer's checkpoints.
+class ReadTransaction {
+ public:
+  explicit ReadTransaction(Database& db) : db_(db) { db_.exec("BEGIN"); }
+  ~ReadTransaction() {
+    try {
+      db_.exec("COMMIT");  // a read transaction: committing only ends it
+    } catch (...) {        // the connection already ended it (an I/O error): nothing to end
+    }
+  }
+  ReadTransaction(const ReadTransaction&) = delete;
+  ReadTransaction& operator=(const ReadTransaction&) = delete;
+
+ private:
+  Database& db_;
+};
+
+/// Finds, for times on the runtime clock, how many events of a session come before them. Relies on
+/// seq having no gaps and times never decreasing with seq; it reads a handful of rows per time by
+/// interpolating between known (seq, time) points, and falls back to halving when interpolation
+/// makes little progress, so a burst of events at one time costs at most a binary search.
+class SeqIndex {
+ public:
+  SeqIndex(Database& db, std::int64_t session) : session_(session) {
+    probe_ =
+        db.prepare("SELECT seq, t_ns FROM events WHERE session_id = ? AND seq >= ? ORDER BY seq LIMIT 1");
+    Statement last =
+        db.prepare("SELECT seq, t_ns FROM events WHERE session_id = ? ORDER BY seq DESC LIMIT 1");
+    last.bind(1, session);
+    if (last.step()) {
+      max_seq_ = static_cast<std::uint64_t>(last.int64(0));
+      t_last_ = last.int64(1);
+      const auto first = at_or_after(1);
+      t_first_ = first ? first->second : t_last_;
+      first_seq_ = first ? first->first : max_seq_;
+    }
+  }
+
+  std::uint64_t max_seq() const noexcept { return max_seq_; }
+
+  /// The largest seq whose time is before `t` (0 when none is). Successive calls with
+  /// non-decreasing times may pass the previous answer as `after` to start from it.
+  std::uint64_t before(std::int64_t t, std::uint64_t after = 0) {
+    if (max_seq_ == 0 || t <= t_first_) return 0;
+    if (t_last_ < t) return max_seq_;
+    // Invariant: event lo is before t (or lo is the start), event hi is at or after t.
+    std::uint64_t lo = std::max<std::uint64_t>(after, first_seq_);
+    std::int64_t t_lo = lo == first_seq_ ? t_first_ : time_of(lo);
+    if (t_lo >= t) {  // `after` was not before t after all: start from the beginning
+      lo = first_seq_;
+      t_lo = t_first_;
+    }
+    std::uint64_t hi = max_seq_;
+    std::int64_t t_hi = t_last_;
+    bool halve = false;
+    while (hi - lo > 1) {
+      std::uint64_t mid;
+      if (halve || t_hi <= t_lo) {
+        mid = lo + (hi - lo) / 2;
+      } else {
+        const long double f = static_cast<long double>(t - t_lo) / static_cast<long double>(t_hi - t_lo);
+        mid = lo + static_cast<std::uint64_t>(f * static_cast<long double>(hi - lo));
+        mid = std::clamp<std::uint64_t>(mid, lo + 1, hi - 1);
+      }
+      const auto row = at_or_after(mid);
+      const std::uint64_t span = hi - lo;
+      if (!row || row->first >= hi) {
+        hi = mid;  // a gap up to hi (only in a damaged file): t_hi is then an upper bound of it
+      } else if (row->second < t) {
+        lo = row->first;
+        t_lo = row->second;
+      } else {
+        hi = row->first;
+        t_hi = row->second;
+      }
+      // Interpolation that did not at least halve the range is followed by one halving step.
+      halve = !halve && (hi - lo) * 2 > span;
+    }
+    return lo;
+  }
+
+  /// The largest seq whose time is at or before `t`.
+  std::uint64_t through(std::int64_t t, std::uint64_t after = 0) {
+    if (t == std::numeric_limits<std::int64_t>::max()) return max_seq_;
+    return before(t + 1, after);
+  }
+
+ private:
+  std::optional<std::pair<std::uint64_t, std::int64_t>> at_or_after(std::uint64_t seq) {
+    probe_.reset();
+    probe_.bind(1, session_);
+    probe_.bind(2, static_cast<std::int64_t>(seq));
+    if (!probe_.step()) return std::nullopt;
+    return std::make_pair(static_cast<std::uint64_t>(probe_.int64(0)), probe_.int64(1));
+  }
+  std::int64_t time_of(std::uint64_t seq) {
+    const auto row = at_or_after(seq);
+    return row ? row->second : std::numeric_limits<std::int64_t>::max();
+  }
+
+  std::int64_t session_;
+  Statement probe_;
+  std::uint64_t max_seq_ = 0, first_seq_ = 0;
+  std::int64_t t_first_ = 0, t_last_ = 0;
+};
+
+/// One line, at most `max` bytes (cut at a character boundary, with "…").
+std::string one_line(std::string s, std::size_t max = 120) {
+  std::replace_if(
+      s.begin(), s.end(), [](char c) { return c == '\n' || c == '\r' || c == '\t'; }, ' ');
+  if (s.size() <= max) return s;
+  std::size_t cut = max - 3;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80)
+    --cut;  // not inside a UTF-8 character
+  s.resize(cut);
+  s += "\xE2\x80\xA6";
+  return s;
+}
+
+std::string who(std::string_view name, std::int64_t pid) {
+  if (!name.empty()) return std::string(name);
+  return "actor " + ActorId{0, static_cast<std::uint64_t>(pid)}.to_string();
+}
+
+bool is_notable_kind(observe::EventKind k) {
+  return k != observe::EventKind::message_sent && k != observe::EventKind::message_handled;
+}
+
+}  // namespace
+
+std::vector<DensityBucket> SessionReader::density(std::int64_t session, TimePoint from, TimePoint to,
+                                                  std::size_t buckets) const {
+  const std::int64_t from_ns = observe::to_ns(from), to_ns = observe::to_ns(to);
+  // to − from must fit in 63 bits (for from ≥ 0, as the runtime clocks' times are, it always does).
+  if (from_ns < 0 && to_ns > std::numeric_limits<std::int64_t>::max() + from_ns)
+    throw std::invalid_argument(
+        "SessionReader::density: the time range is longer than 292 years; pass a session's start_time and "
+        "end_time, or a part of them");
+  if (buckets > std::numeric_limits<std::uint32_t>::max())
+    throw std::invalid_argument("SessionReader::density: more than 4,294,967,295 buckets asked for");
+  try {
+    ReadTransaction tx(*db_);
+    (void)this->session(session);
+    std::vector<DensityBucket> out;
+    if (buckets == 0 || from_ns > to_ns) return out;
+    const auto n = static_cast<std::int64_t>(buckets);
+    const std::int64_t d = to_ns - from_ns;
+    // The bucket of a time: with x = t − from, bucket = min(n − 1, (n·(x + 1) − 1) / d), whose edges
+    // are from + ⌊i·d/n⌋. For a span so long that n·d overflows, x and d are counted in units of
+    // r ns (edges from + r·⌊i·d'/n⌋): SQLite and the edges below agree on every event's bucket.
+    std::int64_t r = 1;
+    while (d / r >= std::numeric_limits<std::int64_t>::max() / n - 1) r *= 2;
+    const std::int64_t dr = std::max<std::int64_t>(d / r, 1);
+    std::vector<std::int64_t> edges(buckets);
+    for (std::size_t i = 0; i < buckets; ++i)
+      edges[i] = from_ns + r * (static_cast<std::int64_t>(i) * dr / n);
+
+    out.resize(buckets);
+    for (std::size_t i = 0; i < buckets; ++i) {
+      out[i].from = observe::time_from_ns(edges[i]);
+      out[i].to = i + 1 < buckets ? observe::time_from_ns(edges[i + 1]) : to;
+    }
+
+    // Every event of a bucket, from seq: the events before each edge.
+    SeqIndex index(*db_, session);
+    const std::uint64_t recorded = static_cast<std::uint64_t>(
+        db_->scalar("SELECT events_recorded FROM sessions WHERE id = " + std::to_string(session))
+            .value_or(0));
+    const bool gapless =
+        index.max_seq() == recorded;  // the recorder's invariant; a damaged file may break it
+    std::vector<std::uint64_t> before(buckets + 1);
+    for (std::size_t i = 0; i < buckets; ++i) before[i] = index.before(edges[i], i == 0 ? 0 : before[i - 1]);
+    before[buckets] = index.through(to_ns, before[buckets - 1]);
+    if (before[buckets] == before[0]) return out;
+
+    // The classes, by SQLite: the notable events of the range, grouped by bucket. Messages are the
+    // rest of each bucket's total, so the many message rows are never read. In a file without the
+    // index (or, never seen, one whose seq has gaps), the same aggregation reads every row of the
+    // range and counts the messages itself.
+    const bool indexed = gapless && has_notable_index(*db_);
+    std::string sql =
+        "SELECT min(?4, (?3 * ((t_ns - ?1) / ?2 + 1) - 1) / ?5) AS bucket, "
+        "sum(kind IN ('failed', 'killed') OR failed = 1), "
+        "sum(kind IN ('message_sent', 'message_handled') AND NOT ifnull(failed, 0)), "
+        "count(*) FROM events";
+    sql += indexed ? " INDEXED BY events_notable" : "";
+    sql += " WHERE session_id = ?6 AND seq > ?7 AND seq <= ?8";
+    if (indexed) {
+      sql += " AND ";
+      sql += kNotable;
+    }
+    sql += " GROUP BY bucket";
+    Statement s = db_->prepare(sql);
+    s.bind(1, from_ns);
+    s.bind(2, r);
+    s.bind(3, n);
+    s.bind(4, n - 1);
+    s.bind(5, dr);
+    s.bind(6, session);
+    s.bind(7, static_cast<std::int64_t>(before[0]));
+    s.bind(8, static_cast<std::int64_t>(before[buckets]));
+    while (s.step()) {
+      const std::int64_t b = s.int64(0);
+      if (b < 0 || b >= n) throw std::invalid_argument("an event's time is outside its seq range");
+      DensityBucket& x = out[static_cast<std::size_t>(b)];
+      x.failures = static_cast<std::uint32_t>(s.int64(1));
+      const auto messages = static_cast<std::uint32_t>(s.int64(2));
+      const auto rows = static_cast<std::uint32_t>(s.int64(3));
+      x.lifecycle = rows - x.failures - messages;
+      x.messages = messages;
+    }
+    if (indexed) {
+      for (std::size_t i = 0; i < buckets; ++i) {
+        const auto total = static_cast<std::uint32_t>(before[i + 1] - before[i]);
+        if (total < out[i].lifecycle + out[i].failures)
+          throw std::invalid_argument("the events table has fewer rows than its seq numbers say");
+        out[i].messages = total - out[i].lifecycle - out[i].failures;
+      }
+    }
+    return out;
+  } catch (const storage::SqliteError& e) {
+    throw storage::recording_error(file_, e);
+  } catch (const std::invalid_argument& e) {
+    throw storage::damaged_error(file_, e.what());
+  }
+}
+
+std::vector<TimelineMarker> SessionReader::markers(std::int64_t session, TimePoint from, TimePoint to,
+                                                   std::size_t limit) const {
+  try {
+    ReadTransaction tx(*db_);
+    (void)this->session(session);
+    std::vector<TimelineMarker> out;
+    if (limit == 0 || from > to) return out;
+    SeqIndex index(*db_, session);
+    const std::uint64_t first = index.before(observe::to_ns(from)) + 1;
+    const std::uint64_t last = index.through(observe::to_ns(to), first - 1);
+    if (last < first) return out;
+    const bool indexed = has_notable_index(*db_);
+    const std::string by = indexed ? std::string(" INDEXED BY events_notable") : std::string();
+    const std::string notable = indexed ? std::string(" AND ") + kNotable : std::string();
+    const auto sql_limit =
+        static_cast<std::int64_t>(std::min<std::size_t>(limit, std::numeric_limits<std::int64_t>::max()));
+
+    // Failures and kills, with the actor's name.
+    {
+      Statement s =
+          db_->prepare("SELECT e.seq, e.t_ns, e.kind, e.actor_id, e.detail, a.name FROM events AS e" + by +
+                       " LEFT JOIN actors AS a ON a.session_id = e.session_id AND a.actor_id = e.actor_id"
+                       " WHERE e.session_id = ?1 AND e.seq >= ?2 AND e.seq <= ?3" +
+                       notable + " AND e.kind IN ('failed', 'killed') ORDER BY e.seq LIMIT ?4");
+      s.bind(1, session);
+      s.bind(2, static_cast<std::int64_t>(first));
+      s.bind(3, static_cast<std::int64_t>(last));
+      s.bind(4, sql_limit);
+      while (s.step()) {
+        TimelineMarker m;
+        m.seq = static_cast<std::uint64_t>(s.int64(0));
+        m.time = observe::time_from_ns(s.int64(1));
+        const bool failed = s.text(2) == "failed";
+        m.kind = failed ? TimelineMarker::Kind::failure : TimelineMarker::Kind::kill;
+        m.actor = {0, static_cast<std::uint64_t>(s.int64(3))};
+        const std::string_view reason = s.text(4);
+        m.label = who(s.text(5), s.int64(3)) + (failed ? " failed" : " was killed");
+        if (!reason.empty()) {
+          m.label += ": ";
+          m.label += reason;
+        }
+        m.label = one_line(std::move(m.label));
+        out.push_back(std::move(m));
+      }
+    }
+
+    // Restarts: a named child spawned by the same supervisor as the previous child of that name,
+    // which had exited by then. The previous one is found among all the session's spawns (it may
+    // precede `from`), by a window over the spawned events: there are as many as actors.
+    {
+      Statement s = db_->prepare(
+          "WITH spawns AS (SELECT seq, t_ns, actor_id, name, lag(actor_id) OVER (PARTITION BY peer_id, name "
+          "ORDER BY "
+          "seq) AS previous FROM events" +
+          by + " WHERE session_id = ?1 AND seq <= ?3" + notable +
+          " AND kind = 'spawned' AND name IS NOT NULL AND peer_id IS NOT NULL) "
+          "SELECT s.seq, s.t_ns, s.actor_id, s.name, s.previous, p.exit_kind, p.exit_reason FROM spawns AS s "
+          "JOIN actors AS p ON p.session_id = ?1 AND p.actor_id = s.previous "
+          "WHERE s.seq >= ?2 AND p.stopped_ns <= s.t_ns ORDER BY s.seq LIMIT ?4");
+      s.bind(1, session);
+      s.bind(2, static_cast<std::int64_t>(first));
+      s.bind(3, static_cast<std::int64_t>(last));
+      s.bind(4, sql_limit);
+      while (s.step()) {
+        TimelineMarker m;
+        m.kind = TimelineMarker::Kind::restart;
+        m.seq = static_cast<std::uint64_t>(s.int64(0));
+        m.time = observe::time_from_ns(s.int64(1));
+        m.actor = {0, static_cast<std::uint64_t>(s.int64(2))};
+        m.label = std::string(s.text(3)) + " restarted: replaces actor " +
+                  ActorId{0, static_cast<std::uint64_t>(s.int64(4))}.to_string();
+        const std::string_view how = s.text(5), why = s.text(6);
+        if (!how.empty()) {
+          m.label += how == "killed"   ? ", which was killed"
+                     : how == "failed" ? ", which failed"
+                                       : ", which stopped";
+          if (!why.empty()) {
+            m.label += ": ";
+            m.label += why;
+          }
+        }
+        m.label = one_line(std::move(m.label));
+        out.push_back(std::move(m));
+      }
+    }
+    std::sort(out.begin(), out.end(),
+              [](const TimelineMarker& a, const TimelineMarker& b) { return a.seq < b.seq; });
+    if (out.size() > limit) out.resize(limit);
+    return out;
+  } catch (const storage::SqliteError& e) {
+    throw storage::recording_error(file_, e);
+  } catch (const std::invalid_argument& e) {
+    throw storage::damaged_error(file_, e.what());
+  }
+}
+
+std::optional<observe::Event> SessionReader::adjacent_event(std::int64_t session, TimePoint t, bool forward,
+                                                            ActorId actor,
+                                                            std::vector<observe::EventKind> kinds) const {
+  try {
+    ReadTransaction tx(*db_);
+    (void)this->session(session);
+    SeqIndex index(*db_, session);
+    const std::int64_t t_ns = observe::to_ns(t);
+    // Forward: after every event at or before t. Backward: at or before the last event before t.
+    const std::uint64_t edge = forward ? index.through(t_ns) : index.before(t_ns);
+    if ((forward && edge >= index.max_seq()) || (!forward && edge == 0)) return std::nullopt;
+    std::sort(kinds.begin(), kinds.end());
+    kinds.erase(std::unique(kinds.begin(), kinds.end()), kinds.end());
+    // Only lifecycle and failure kinds asked for: the partial index holds every candidate, and
+    // reading it in seq order skips the messages in between.
+    const bool indexed =
+        !kinds.empty() && std::all_of(kinds.begin(), kinds.end(), is_notable_kind) && has_notable_index(*db_);
+    std::string sql = std::string("SELECT ") + storage::event_columns(format_) + " FROM events" +
+                      (indexed ? " INDEXED BY events_notable" : "") + " WHERE session_id = ? AND seq " +
+                      (forward ? "> ?" : "<= ?");
+    if (indexed) {
+      sql += " AND ";
+      sql += kNotable;
+    }
+    if (actor.is_valid()) sql += " AND actor_id = ?";
+    if (!kinds.empty()) {
+      sql += " AND kind IN (";
+      for (std::size_t i = 0; i < kinds.size(); ++i) sql += i == 0 ? "?" : ",?";
+      sql += ")";
+    }
+    sql += forward ? " ORDER BY seq ASC LIMIT 1" : " ORDER BY seq DESC LIMIT 1";
+    Statement s = db_->prepare(sql);
+    int i = 1;
+    s.bind(i++, session);
+    s.bind(i++, static_cast<std::int64_t>(edge));
+    if (actor.is_valid()) s.bind(i++, static_cast<std::int64_t>(actor.pid));
+    for (observe::EventKind k : kinds) s.bind(i++, observe::to_string(k));
+    if (!s.step()) return std::nullopt;
+    return storage::read_event(s);
+  } catch (const storage::SqliteError& e) {
+    throw storage::recording_error(file_, e);
+  } catch (const std::invalid_argument& e) {
+    throw storage::damaged_error(file_, e.what());
+  }
+}
+
+}  // namespace actorscope
