@@ -14,9 +14,12 @@
 #include "event_rows.hpp"
 #include "schema.hpp"
 
+#include <sqlite3.h>
+
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
+#include <system_error>
 
 namespace actorscope {
 
@@ -403,6 +406,18 @@ std::optional<observe::Event> SessionReader::adjacent_event(std::int64_t session
   } catch (const std::invalid_argument& e) {
     throw storage::damaged_error(file_, e.what());
   }
+}
+
+bool SessionReader::refresh() {
+  // Database opened it with "?immutable=1" only in that one case (see database.cpp).
+  const char* name = sqlite3_db_filename(db_->handle(), "main");
+  if (name == nullptr || sqlite3_uri_boolean(name, "immutable", 0) == 0) return false;
+  std::filesystem::path wal = file_;
+  wal += "-wal";
+  std::error_code ec;
+  if (!std::filesystem::exists(wal, ec)) return false;
+  *this = SessionReader(file_, options_);  // opens it the ordinary way now, and checks it again
+  return true;
 }
 
 }  // namespace actorscope

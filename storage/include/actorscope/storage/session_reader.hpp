@@ -242,6 +242,15 @@ class SessionReader {
   std::optional<observe::Event> adjacent_event(std::int64_t session, TimePoint t, bool forward,
                                                ActorId actor = {},
                                                std::vector<observe::EventKind> kinds = {}) const;
+
+  /// Following a file that is still being written needs no call: every query sees what the
+  /// writer has committed until then. One case needs this: a file in WAL mode without its log
+  /// beside it (a recording whose last reader closed before its writer could switch it back) is
+  /// opened as an immutable snapshot, so that opening changes nothing; if a recorder has since
+  /// started writing to it (its log exists now), refresh() reopens it so that its commits are
+  /// seen. Returns whether it reopened. Cheap (one look at the file system): a follower may call it
+  /// before each poll. Throws RecordingError as the constructor does.
+  bool refresh();
   // -- end of the timeline ---------------------------------------------------------------------
 
  private:
