@@ -136,11 +136,12 @@ ALTER TABLE events ADD COLUMN cause INTEGER;
 // file). A new one is added here, never in a migration step; docs/RECORDING-FORMAT.md lists them.
 //
 // events_notable: the rare events (everything but messages, and messages whose handler threw),
-// in seq order with what the timeline counts, so that SessionReader::density, markers and
-// adjacent_event read a few thousand rows instead of millions of messages. Partial, so the
-// recorder pays for it only on those rows. SessionReader's queries repeat its WHERE word for word.
+// in seq order with what the timeline reads of them, so that SessionReader::density, markers and
+// adjacent_event read a few thousand index entries instead of millions of messages, and no table
+// row unless they return it. Partial, so the recorder pays for it only on those rows.
+// SessionReader's queries repeat its WHERE word for word.
 constexpr const char* kReadIndexes = R"sql(
-CREATE INDEX IF NOT EXISTS events_notable ON events(session_id, seq, t_ns, kind, failed)
+CREATE INDEX IF NOT EXISTS events_notable ON events(session_id, seq, t_ns, kind, failed, actor_id, peer_id, name)
   WHERE kind NOT IN ('message_sent', 'message_handled') OR failed = 1;
 )sql";
 
@@ -235,8 +236,15 @@ bool check_file_header(const std::filesystem::path& file) {
   std::uint64_t page_size = (std::uint64_t{h[16]} << 8) | h[17];
   if (page_size == 1) page_size = 65536;
   const std::uint32_t pages = be32(h + 28);
+  // A WAL-mode file with its log beside it is being written (or was, by a process that died):
+  // its size lags behind its header while a checkpoint copies pages into it (the header page
+  // goes first), so a reader following a recording would take it for truncated. Its last pages
+  // may be in the log anyway; SQLite reports a short read if one is really missing.
+  std::filesystem::path wal = file;
+  wal += "-wal";
+  const bool wal_live = (h[18] == 2 || h[19] == 2) && std::filesystem::exists(wal, ec);
   // The header's page count is trustworthy only when "version-valid-for" matches the change counter.
-  if (pages != 0 && be32(h + 92) == be32(h + 24) && size < page_size * pages)
+  if (!wal_live && pages != 0 && be32(h + 92) == be32(h + 24) && size < page_size * pages)
     throw damaged_error(file, "it is shorter than its header says (" + std::to_string(size) + " of " +
                                   std::to_string(page_size * pages) +
                                   " bytes): it was truncated, e.g. by an interrupted copy");

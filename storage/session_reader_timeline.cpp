@@ -58,8 +58,8 @@ class ReadTransaction {
 
 /// Finds, for times on the runtime clock, how many events of a session come before them. Relies on
 /// seq having no gaps and times never decreasing with seq; it reads a handful of rows per time by
-/// interpolating between known (seq, time) points, and falls back to halving when interpolation
-/// makes little progress, so a burst of events at one time costs at most a binary search.
+/// interpolating between known (seq, time) points, then stepping out from the guess and halving,
+/// so a burst of events at one time costs at most about twice a binary search.
 class SeqIndex {
  public:
   SeqIndex(Database& db, std::int64_t session) : session_(session) {
@@ -84,7 +84,8 @@ class SeqIndex {
   std::uint64_t before(std::int64_t t, std::uint64_t after = 0) {
     if (max_seq_ == 0 || t <= t_first_) return 0;
     if (t_last_ < t) return max_seq_;
-    // Invariant: event lo is before t (or lo is the start), event hi is at or after t.
+    // Invariants: event lo exists and is before t; the first event at or after seq hi is at or
+    // after t (or there is none). The answer is lo once hi = lo + 1.
     std::uint64_t lo = std::max<std::uint64_t>(after, first_seq_);
     std::int64_t t_lo = lo == first_seq_ ? t_first_ : time_of(lo);
     if (t_lo >= t) {  // `after` was not before t after all: start from the beginning
@@ -92,30 +93,47 @@ class SeqIndex {
       t_lo = t_first_;
     }
     std::uint64_t hi = max_seq_;
-    std::int64_t t_hi = t_last_;
-    bool halve = false;
-    while (hi - lo > 1) {
-      std::uint64_t mid;
-      if (halve || t_hi <= t_lo) {
-        mid = lo + (hi - lo) / 2;
+    const std::int64_t t_hi = t_last_;
+    // One guess by interpolation (times grow about evenly with seq in most recordings), then
+    // steps of 1, 2, 4, ... from it towards the answer, then halving: a handful of rows when the
+    // guess is close, and never more than about twice a binary search when it is not.
+    if (hi - lo > 1 && t_hi > t_lo) {
+      const long double f = static_cast<long double>(t - t_lo) / static_cast<long double>(t_hi - t_lo);
+      const std::uint64_t guess = std::clamp<std::uint64_t>(
+          lo + static_cast<std::uint64_t>(f * static_cast<long double>(hi - lo)), lo + 1, hi - 1);
+      const auto row = at_or_after(guess);
+      if (!row || row->first >= hi || row->second >= t) {
+        hi = guess;
+        for (std::uint64_t step = 1; hi - lo > 1; step *= 2) {  // down from the guess
+          const std::uint64_t p = hi - std::min(step, hi - lo - 1);
+          const auto r = at_or_after(p);
+          if (r && r->first < hi && r->second < t) {
+            lo = r->first;
+            break;
+          }
+          hi = p;
+        }
       } else {
-        const long double f = static_cast<long double>(t - t_lo) / static_cast<long double>(t_hi - t_lo);
-        mid = lo + static_cast<std::uint64_t>(f * static_cast<long double>(hi - lo));
-        mid = std::clamp<std::uint64_t>(mid, lo + 1, hi - 1);
-      }
-      const auto row = at_or_after(mid);
-      const std::uint64_t span = hi - lo;
-      if (!row || row->first >= hi) {
-        hi = mid;  // a gap up to hi (only in a damaged file): t_hi is then an upper bound of it
-      } else if (row->second < t) {
         lo = row->first;
-        t_lo = row->second;
-      } else {
-        hi = row->first;
-        t_hi = row->second;
+        for (std::uint64_t step = 1; hi - lo > 1; step *= 2) {  // up from the guess
+          const std::uint64_t p = lo + std::min(step, hi - lo - 1);
+          const auto r = at_or_after(p);
+          if (!r || r->first >= hi || r->second >= t) {
+            hi = p;
+            break;
+          }
+          lo = r->first;
+        }
       }
-      // Interpolation that did not at least halve the range is followed by one halving step.
-      halve = !halve && (hi - lo) * 2 > span;
+    }
+    while (hi - lo > 1) {
+      const std::uint64_t mid = lo + (hi - lo) / 2;
+      const auto row = at_or_after(mid);
+      if (!row || row->first >= hi || row->second >= t) {
+        hi = mid;
+      } else {
+        lo = row->first;
+      }
     }
     return lo;
   }
@@ -286,10 +304,16 @@ std::vector<TimelineMarker> SessionReader::markers(std::int64_t session, TimePoi
     // Failures and kills, with the actor's name.
     {
       Statement s =
-          db_->prepare("SELECT e.seq, e.t_ns, e.kind, e.actor_id, e.detail, a.name FROM events AS e" + by +
-                       " LEFT JOIN actors AS a ON a.session_id = e.session_id AND a.actor_id = e.actor_id"
-                       " WHERE e.session_id = ?1 AND e.seq >= ?2 AND e.seq <= ?3" +
-                       notable + " AND e.kind IN ('failed', 'killed') ORDER BY e.seq LIMIT ?4");
+          // The matching seqs from the index first, then their rows: selecting a column that is not
+          // in the index straight from it would make SQLite read the table row of every notable
+          // event before testing its kind (and the LIMIT keeps this subquery from being merged).
+          db_->prepare(
+              "SELECT e.seq, e.t_ns, e.kind, e.actor_id, e.detail, a.name FROM (SELECT seq FROM events" + by +
+              " WHERE session_id = ?1 AND seq >= ?2 AND seq <= ?3" + notable +
+              " AND kind IN ('failed', 'killed') ORDER BY seq LIMIT ?4) AS m"
+              " JOIN events AS e ON e.session_id = ?1 AND e.seq = m.seq"
+              " LEFT JOIN actors AS a ON a.session_id = e.session_id AND a.actor_id = e.actor_id"
+              " ORDER BY e.seq");
       s.bind(1, session);
       s.bind(2, static_cast<std::int64_t>(first));
       s.bind(3, static_cast<std::int64_t>(last));
@@ -379,25 +403,28 @@ std::optional<observe::Event> SessionReader::adjacent_event(std::int64_t session
     // reading it in seq order skips the messages in between.
     const bool indexed =
         !kinds.empty() && std::all_of(kinds.begin(), kinds.end(), is_notable_kind) && has_notable_index(*db_);
-    std::string sql = std::string("SELECT ") + storage::event_columns(format_) + " FROM events" +
-                      (indexed ? " INDEXED BY events_notable" : "") + " WHERE session_id = ? AND seq " +
-                      (forward ? "> ?" : "<= ?");
+    // Through the index, the seq is found from the index alone and then its row is read (see
+    // markers); without it, the primary key is scanned from `edge` until a row matches.
+    std::string sql = std::string("SELECT ") + storage::event_columns(format_) +
+                      " FROM events WHERE session_id = ?1 AND seq = (SELECT seq FROM events" +
+                      (indexed ? " INDEXED BY events_notable" : "") + " WHERE session_id = ?1 AND seq " +
+                      (forward ? "> ?2" : "<= ?2");
     if (indexed) {
       sql += " AND ";
       sql += kNotable;
     }
-    if (actor.is_valid()) sql += " AND actor_id = ?";
+    if (actor.is_valid()) sql += " AND actor_id = ?3";
     if (!kinds.empty()) {
       sql += " AND kind IN (";
-      for (std::size_t i = 0; i < kinds.size(); ++i) sql += i == 0 ? "?" : ",?";
+      for (std::size_t i = 0; i < kinds.size(); ++i) sql += (i == 0 ? "?" : ",?") + std::to_string(4 + i);
       sql += ")";
     }
-    sql += forward ? " ORDER BY seq ASC LIMIT 1" : " ORDER BY seq DESC LIMIT 1";
+    sql += forward ? " ORDER BY seq ASC LIMIT 1)" : " ORDER BY seq DESC LIMIT 1)";
     Statement s = db_->prepare(sql);
-    int i = 1;
-    s.bind(i++, session);
-    s.bind(i++, static_cast<std::int64_t>(edge));
-    if (actor.is_valid()) s.bind(i++, static_cast<std::int64_t>(actor.pid));
+    s.bind(1, session);
+    s.bind(2, static_cast<std::int64_t>(edge));
+    if (actor.is_valid()) s.bind(3, static_cast<std::int64_t>(actor.pid));
+    int i = 4;
     for (observe::EventKind k : kinds) s.bind(i++, observe::to_string(k));
     if (!s.step()) return std::nullopt;
     return storage::read_event(s);

@@ -3,6 +3,7 @@
 #include "recording_suite.hpp"
 
 #include "recording_benchmarks.hpp"
+#include "replay_benchmarks.hpp"
 
 #include <actorscope/system.hpp>
 
@@ -274,6 +275,7 @@ std::vector<bench::Benchmark> suite() {
   v.push_back(throughput());
   for (Detail d : {Detail::lifecycle, Detail::sampled, Detail::full}) v.push_back(loop_slowdown(d));
   v.push_back(replay());
+  for (Benchmark& b : replay_suite()) v.push_back(std::move(b));  // group "replay" (issue 20)
   return v;
 }
 

@@ -13,7 +13,8 @@ namespace actorscope::recording_benchmarks {
 /// Recorder throughput at full detail (events/s, a sample fails if one event is dropped), the
 /// slowdown of the single-actor message loop recording at each detail level (a ratio per
 /// runtime), and opening a recording of 1,000,000 events to get the state in its middle (a
-/// 100,000-event recording in a quick run; the result's note says so).
+/// 100,000-event recording in a quick run; the result's note says so); then the replay
+/// measurements of issue 20, group "replay" (replay_benchmarks.hpp).
 std::vector<bench::Benchmark> suite();
 
 }  // namespace actorscope::recording_benchmarks

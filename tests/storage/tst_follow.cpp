@@ -187,6 +187,60 @@ class TestFollow : public QObject {
     }
     QVERIFY(r.session(2).ended_cleanly());  // and it follows from then on
   }
+
+  void a_file_being_checkpointed_is_not_taken_for_a_truncated_one() {
+    // While a writer checkpoints, the file's header already counts the pages being copied into it:
+    // for a moment the file is shorter than its header says. With the writer's log beside it, a
+    // reader opening it then must not call it truncated (it would, for a file without a log).
+    QTemporaryDir dir;
+    const auto file = path_in(dir, "checkpointing.db");
+    {
+      as::Recorder rec(file, {.detail = as::Detail::full});
+      as::System sys{as::make_runtime("manual")};
+      sys.attach(rec);
+    }
+    // A writer in WAL mode that has grown the database by pages that are only in its log so far.
+    sqlite3* writer = nullptr;
+    QCOMPARE(sqlite3_open_v2(file.c_str(), &writer, SQLITE_OPEN_READWRITE, nullptr), SQLITE_OK);
+    QCOMPARE(sqlite3_exec(writer,
+                          "PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0; "
+                          "CREATE TABLE filler(x); INSERT INTO filler VALUES (zeroblob(200000));",
+                          nullptr, nullptr, nullptr),
+             SQLITE_OK);
+    std::filesystem::path wal = file;
+    wal += "-wal";
+    QVERIFY(std::filesystem::exists(wal));
+    sqlite3_stmt* st = nullptr;
+    sqlite3_prepare_v2(writer, "PRAGMA page_count", -1, &st, nullptr);
+    QCOMPARE(sqlite3_step(st), SQLITE_ROW);
+    const auto pages = static_cast<std::uint32_t>(sqlite3_column_int(st, 0));
+    sqlite3_finalize(st);
+    // A checkpoint has copied the first page (the header, with the new page count) and not yet
+    // the pages after the file's end: the file is shorter than its header says.
+    {
+      std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+      unsigned char h[100];
+      f.read(reinterpret_cast<char*>(h), 100);
+      const unsigned char count[4] = {
+          static_cast<unsigned char>(pages >> 24), static_cast<unsigned char>(pages >> 16),
+          static_cast<unsigned char>(pages >> 8), static_cast<unsigned char>(pages)};
+      f.seekp(28);
+      f.write(reinterpret_cast<const char*>(count), 4);
+      f.seekp(92);
+      f.write(reinterpret_cast<const char*>(h + 24), 4);  // version-valid-for: the count is valid
+    }
+    QVERIFY(std::filesystem::file_size(file) < std::uint64_t{pages} * 4096);
+    const auto opened = error_of([&] { QCOMPARE(as::SessionReader(file).sessions().size(), 1u); });
+    QVERIFY2(!opened, opened ? opened->what() : "");
+    // The same bytes without the log beside them are a truncated file.
+    const auto copy = path_in(dir, "copy.db");
+    std::filesystem::copy_file(file, copy);
+    sqlite3_close_v2(writer);
+    const auto e = error_of([&] { as::SessionReader r(copy); });
+    QVERIFY(e.has_value());
+    QCOMPARE(e->kind(), as::RecordingError::Kind::corrupt);
+    QVERIFY(std::string(e->what()).find("shorter than its header says") != std::string::npos);
+  }
 };
 
 QTEST_GUILESS_MAIN(TestFollow)

@@ -6,6 +6,8 @@
 
 #ifndef Q_MOC_RUN
 #include "recording_benchmarks.hpp"
+#include "recording_suite.hpp"
+#include "replay_benchmarks.hpp"
 #endif
 
 namespace rb = actorscope::recording_benchmarks;
@@ -50,6 +52,53 @@ class TestRecordingBenchmarks : public QObject {
     QCOMPARE(s.events_applied, 19'999u);  // up to just before the keyframe after the middle
     QVERIFY(s.actors >= 2);
     QVERIFY(s.open_ns > 0 && s.state_at_ns > 0 && s.total_ns >= s.open_ns + s.state_at_ns);
+  }
+
+  // Issue 20's replay measurements, small.
+  void the_first_picture_counts_every_event_of_the_file() {
+    const rb::ReplayFile f = rb::make_replay_file(file("picture.db"), 20'000);
+    const rb::FirstPictureSample s = rb::first_picture(f);
+    QCOMPARE(s.events_counted, f.events);
+    QVERIFY(s.open_ns > 0 && s.density_ns > 0 && s.markers_ns > 0);
+    QVERIFY(s.total_ns >= s.open_ns + s.sessions_ns + s.state_ns + s.density_ns + s.markers_ns);
+  }
+
+  void replay_memory_reports_a_peak_at_least_its_baseline() {
+    const rb::ReplayFile f = rb::make_replay_file(file("memory.db"), 20'000);
+    const rb::ReplayMemorySample s = rb::replay_memory(f);
+    QVERIFY(s.baseline_rss > 0);
+    QVERIFY(s.peak_rss >= s.baseline_rss);
+    QVERIFY(s.ns > 0);
+  }
+
+  void follow_latency_sees_the_writers_commits() {
+    const rb::FollowLatencySample s =
+        rb::follow_latency(file("follow.db"), std::chrono::milliseconds(300), 2'000, std::chrono::milliseconds(50));
+    QVERIFY(!s.latencies.empty());
+    QVERIFY(s.polls > 0);
+    QVERIFY(s.events > 0);
+    QCOMPARE(s.dropped, 0u);
+    for (double l : s.latencies) QVERIFY(l >= 0);
+    QVERIFY(!std::filesystem::exists(file("follow.db")));
+  }
+
+  void followed_throughput_runs_alone_and_followed() {
+    const rb::FollowedThroughputSample s = rb::followed_throughput(file("followed.db"), 20'000, true);
+    QCOMPARE(s.alone.events, 20'000u);
+    QCOMPARE(s.followed.events, 20'000u);
+    QCOMPARE(s.alone.dropped + s.followed.dropped, 0u);
+    QVERIFY(s.ratio() > 0);
+  }
+
+  void the_replay_benchmarks_are_in_the_suite_under_their_group() {
+    int replay = 0;
+    for (const auto& b : rb::suite())
+      if (b.info.group == "replay") {
+        ++replay;
+        QVERIFY(b.info.runs_once);
+        QVERIFY(b.make_quick != nullptr);
+      }
+    QCOMPARE(replay, 4);
   }
 };
 
