@@ -73,7 +73,7 @@ void checkpoint(const std::string& file) {
   // Long enough to wait out the recorder's commits (milliseconds), short enough that the recorder,
   // whose next commit waits while a TRUNCATE checkpoint holds the write lock (it waits for readers
   // with it), is never held up past its own busy timeout (5 s).
-  sqlite3_busy_timeout(db, 1000);
+  sqlite3_busy_timeout(db, 2000);
   sqlite3_stmt* st = nullptr;
   if (sqlite3_prepare_v2(db, "PRAGMA wal_checkpoint(TRUNCATE)", -1, &st, nullptr) != SQLITE_OK)
     die(sqlite3_errmsg(db));
