@@ -18,6 +18,8 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
+#include <set>
 #include <stdexcept>
 #include <system_error>
 
@@ -56,13 +58,33 @@ class ReadTransaction {
   Database& db_;
 };
 
+}  // namespace
+
+/// (time, seq) of events of a session that a reader has looked at: each is a fact that never
+/// changes (a recorder only appends to a session, and a reader sees committed rows only), so they
+/// are kept across calls, and a later search starts between the two nearest. Ordered by time and,
+/// since times never decrease with seq, by seq as well.
+struct SessionReader::TimelineCache {
+  using Points = std::set<std::pair<std::int64_t, std::uint64_t>>;
+  std::map<std::int64_t, Points> sessions;
+  /// Beyond this many points a session's are dropped and gathered anew (a few MB at most).
+  static constexpr std::size_t kMaxPoints = 100'000;
+};
+
+namespace {
+
 /// Finds, for times on the runtime clock, how many events of a session come before them. Relies on
-/// seq having no gaps and times never decreasing with seq; it reads a handful of rows per time by
-/// interpolating between known (seq, time) points, then stepping out from the guess and halving,
-/// so a burst of events at one time costs at most about twice a binary search.
+/// seq having no gaps and times never decreasing with seq. Every row it reads is remembered
+/// (`known`), and each search starts between the nearest known rows on either side; within them it
+/// interpolates (times grow about evenly with seq over short stretches) and halves whenever that
+/// has not halved the range. Across the edges of one density, and across the polls of a follower,
+/// the known rows close in, so a search reads a row or two, in a page it has usually read already.
 class SeqIndex {
  public:
-  SeqIndex(Database& db, std::int64_t session) : session_(session) {
+  using Points = SessionReader::TimelineCache::Points;
+
+  SeqIndex(Database& db, std::int64_t session, Points& known) : session_(session), known_(known) {
+    if (known_.size() > SessionReader::TimelineCache::kMaxPoints) known_.clear();
     probe_ =
         db.prepare("SELECT seq, t_ns FROM events WHERE session_id = ? AND seq >= ? ORDER BY seq LIMIT 1");
     Statement last =
@@ -71,77 +93,56 @@ class SeqIndex {
     if (last.step()) {
       max_seq_ = static_cast<std::uint64_t>(last.int64(0));
       t_last_ = last.int64(1);
-      const auto first = at_or_after(1);
-      t_first_ = first ? first->second : t_last_;
-      first_seq_ = first ? first->first : max_seq_;
+      known_.emplace(t_last_, max_seq_);
+      if (known_.begin()->second != 1) {  // the first event, unless it is known already
+        const auto first = at_or_after(1);
+        if (!first) throw std::invalid_argument("the events table lost rows while it was read");
+      }
+      t_first_ = known_.begin()->first;
     }
   }
 
   std::uint64_t max_seq() const noexcept { return max_seq_; }
 
-  /// The largest seq whose time is before `t` (0 when none is). Successive calls with
-  /// non-decreasing times may pass the previous answer as `after` to start from it.
-  std::uint64_t before(std::int64_t t, std::uint64_t after = 0) {
+  /// The largest seq whose time is before `t` (0 when none is).
+  std::uint64_t before(std::int64_t t) {
     if (max_seq_ == 0 || t <= t_first_) return 0;
     if (t_last_ < t) return max_seq_;
     // Invariants: event lo exists and is before t; the first event at or after seq hi is at or
-    // after t (or there is none). The answer is lo once hi = lo + 1.
-    std::uint64_t lo = std::max<std::uint64_t>(after, first_seq_);
-    std::int64_t t_lo = lo == first_seq_ ? t_first_ : time_of(lo);
-    if (t_lo >= t) {  // `after` was not before t after all: start from the beginning
-      lo = first_seq_;
-      t_lo = t_first_;
-    }
-    std::uint64_t hi = max_seq_;
-    const std::int64_t t_hi = t_last_;
-    // One guess by interpolation (times grow about evenly with seq in most recordings), then
-    // steps of 1, 2, 4, ... from it towards the answer, then halving: a handful of rows when the
-    // guess is close, and never more than about twice a binary search when it is not.
-    if (hi - lo > 1 && t_hi > t_lo) {
-      const long double f = static_cast<long double>(t - t_lo) / static_cast<long double>(t_hi - t_lo);
-      const std::uint64_t guess = std::clamp<std::uint64_t>(
-          lo + static_cast<std::uint64_t>(f * static_cast<long double>(hi - lo)), lo + 1, hi - 1);
-      const auto row = at_or_after(guess);
-      if (!row || row->first >= hi || row->second >= t) {
-        hi = guess;
-        for (std::uint64_t step = 1; hi - lo > 1; step *= 2) {  // down from the guess
-          const std::uint64_t p = hi - std::min(step, hi - lo - 1);
-          const auto r = at_or_after(p);
-          if (r && r->first < hi && r->second < t) {
-            lo = r->first;
-            break;
-          }
-          hi = p;
-        }
-      } else {
-        lo = row->first;
-        for (std::uint64_t step = 1; hi - lo > 1; step *= 2) {  // up from the guess
-          const std::uint64_t p = lo + std::min(step, hi - lo - 1);
-          const auto r = at_or_after(p);
-          if (!r || r->first >= hi || r->second >= t) {
-            hi = p;
-            break;
-          }
-          lo = r->first;
-        }
-      }
-    }
+    // after t, at t_hi. The answer is lo once hi = lo + 1. Both start at the nearest known rows.
+    auto above = known_.lower_bound({t, 0});  // the first known at or after t: exists (t_last_ >= t)
+    auto below = std::prev(above);            // exists: the first event is known, and before t
+    std::uint64_t lo = below->second, hi = above->second;
+    std::int64_t t_lo = below->first, t_hi = above->first;
+    bool halve = false;
     while (hi - lo > 1) {
-      const std::uint64_t mid = lo + (hi - lo) / 2;
-      const auto row = at_or_after(mid);
-      if (!row || row->first >= hi || row->second >= t) {
-        hi = mid;
-      } else {
-        lo = row->first;
+      std::uint64_t mid = lo + (hi - lo) / 2;
+      if (!halve && t_hi > t_lo) {
+        const long double f = static_cast<long double>(t - t_lo) / static_cast<long double>(t_hi - t_lo);
+        mid = std::clamp<std::uint64_t>(
+            lo + static_cast<std::uint64_t>(f * static_cast<long double>(hi - lo)), lo + 1, hi - 1);
       }
+      const std::uint64_t span = hi - lo;
+      const auto row = at_or_after(mid);
+      if (!row || row->first >= hi) {
+        hi = mid;  // no event in [mid, hi): only in a damaged file
+      } else if (row->second < t) {
+        lo = row->first;
+        t_lo = row->second;
+      } else {
+        hi = mid;  // the first event at or after mid is this one, at or after t
+        t_hi = row->second;
+      }
+      // A guess that did not at least halve the range is followed by one halving step.
+      halve = !halve && (hi - lo) * 2 > span;
     }
     return lo;
   }
 
   /// The largest seq whose time is at or before `t`.
-  std::uint64_t through(std::int64_t t, std::uint64_t after = 0) {
+  std::uint64_t through(std::int64_t t) {
     if (t == std::numeric_limits<std::int64_t>::max()) return max_seq_;
-    return before(t + 1, after);
+    return before(t + 1);
   }
 
  private:
@@ -150,16 +151,15 @@ class SeqIndex {
     probe_.bind(1, session_);
     probe_.bind(2, static_cast<std::int64_t>(seq));
     if (!probe_.step()) return std::nullopt;
-    return std::make_pair(static_cast<std::uint64_t>(probe_.int64(0)), probe_.int64(1));
-  }
-  std::int64_t time_of(std::uint64_t seq) {
-    const auto row = at_or_after(seq);
-    return row ? row->second : std::numeric_limits<std::int64_t>::max();
+    const auto row = std::make_pair(static_cast<std::uint64_t>(probe_.int64(0)), probe_.int64(1));
+    known_.emplace(row.second, row.first);
+    return row;
   }
 
   std::int64_t session_;
+  Points& known_;
   Statement probe_;
-  std::uint64_t max_seq_ = 0, first_seq_ = 0;
+  std::uint64_t max_seq_ = 0;
   std::int64_t t_first_ = 0, t_last_ = 0;
 };
 
@@ -186,6 +186,11 @@ bool is_notable_kind(observe::EventKind k) {
 }
 
 }  // namespace
+
+SessionReader::TimelineCache::Points& SessionReader::known_points(std::int64_t session) const {
+  if (!timeline_cache_) timeline_cache_ = std::make_shared<TimelineCache>();
+  return timeline_cache_->sessions[session];
+}
 
 std::vector<DensityBucket> SessionReader::density(std::int64_t session, TimePoint from, TimePoint to,
                                                   std::size_t buckets) const {
@@ -221,15 +226,15 @@ std::vector<DensityBucket> SessionReader::density(std::int64_t session, TimePoin
     }
 
     // Every event of a bucket, from seq: the events before each edge.
-    SeqIndex index(*db_, session);
+    SeqIndex index(*db_, session, known_points(session));
     const std::uint64_t recorded = static_cast<std::uint64_t>(
         db_->scalar("SELECT events_recorded FROM sessions WHERE id = " + std::to_string(session))
             .value_or(0));
     const bool gapless =
         index.max_seq() == recorded;  // the recorder's invariant; a damaged file may break it
     std::vector<std::uint64_t> before(buckets + 1);
-    for (std::size_t i = 0; i < buckets; ++i) before[i] = index.before(edges[i], i == 0 ? 0 : before[i - 1]);
-    before[buckets] = index.through(to_ns, before[buckets - 1]);
+    for (std::size_t i = 0; i < buckets; ++i) before[i] = index.before(edges[i]);
+    before[buckets] = index.through(to_ns);
     if (before[buckets] == before[0]) return out;
 
     // The classes, by SQLite: the notable events of the range, grouped by bucket. Messages are the
@@ -311,9 +316,9 @@ std::vector<TimelineMarker> SessionReader::markers(std::int64_t session, TimePoi
     (void)this->session(session);
     std::vector<TimelineMarker> out;
     if (limit == 0 || from > to) return out;
-    SeqIndex index(*db_, session);
+    SeqIndex index(*db_, session, known_points(session));
     const std::uint64_t first = index.before(observe::to_ns(from)) + 1;
-    const std::uint64_t last = index.through(observe::to_ns(to), first - 1);
+    const std::uint64_t last = index.through(observe::to_ns(to));
     if (last < first) return out;
     const bool indexed = has_notable_index(*db_);
     const std::string by = indexed ? std::string(" INDEXED BY events_notable") : std::string();
@@ -412,7 +417,7 @@ std::optional<observe::Event> SessionReader::adjacent_event(std::int64_t session
   try {
     ReadTransaction tx(*db_);
     (void)this->session(session);
-    SeqIndex index(*db_, session);
+    SeqIndex index(*db_, session, known_points(session));
     const std::int64_t t_ns = observe::to_ns(t);
     // Forward: after every event at or before t. Backward: at or before the last event before t.
     const std::uint64_t edge = forward ? index.through(t_ns) : index.before(t_ns);

@@ -10,6 +10,7 @@
 #include "sqlite_test.hpp"
 
 #include <deque>
+#include <random>
 
 using namespace recording_test;
 namespace obs = as::observe;
@@ -56,7 +57,11 @@ class Feeder {
     events_.clear();
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
     while (rec_.progress().events_recorded < target) {
-      QVERIFY2(std::chrono::steady_clock::now() < deadline, "the recorder did not commit the script in time");
+      QVERIFY2(std::chrono::steady_clock::now() < deadline,
+               qPrintable(QString("the recorder committed %1 of %2 events (%3 dropped) in 60 s")
+                              .arg(rec_.progress().events_recorded)
+                              .arg(target)
+                              .arg(rec_.progress().events_dropped)));
       std::this_thread::sleep_for(std::chrono::milliseconds(1));  // the pause between polls of a condition
     }
   }
@@ -130,6 +135,32 @@ std::filesystem::path without_index(const std::filesystem::path& file, const QTe
 struct Counts {
   std::uint32_t lifecycle, messages, failures;
 };
+
+/// Whether `d` counts `events` (all of a session's) exactly: each bucket's classes, by time.
+bool counts_exactly(const std::vector<as::DensityBucket>& d, const std::vector<obs::Event>& events) {
+  std::vector<Counts> want(d.size(), Counts{0, 0, 0});
+  for (const obs::Event& e : events) {
+    if (d.empty() || e.time < d.front().from || e.time > d.back().to) continue;
+    std::size_t b = static_cast<std::size_t>(
+        std::upper_bound(d.begin(), d.end(), e.time,
+                         [](as::TimePoint t, const as::DensityBucket& x) { return t < x.from; }) -
+        d.begin() - 1);
+    while (b > 0 && d[b].from == d[b - 1].from && d[b].from == d[b].to) --b;  // empty buckets share a time
+    if (e.time >= d[b].to && b + 1 < d.size()) return false;
+    Counts& c = want[b];
+    if (e.kind == Kind::failed || e.kind == Kind::killed || e.failed)
+      ++c.failures;
+    else if (e.kind == Kind::message_sent || e.kind == Kind::message_handled)
+      ++c.messages;
+    else
+      ++c.lifecycle;
+  }
+  for (std::size_t i = 0; i < d.size(); ++i)
+    if (d[i].lifecycle != want[i].lifecycle || d[i].messages != want[i].messages ||
+        d[i].failures != want[i].failures)
+      return false;
+  return true;
+}
 
 }  // namespace
 
@@ -336,6 +367,65 @@ class TestSessionTimeline : public QObject {
       QVERIFY(failed.has_value());
       QCOMPARE(failed->text, std::string("division by zero"));
       QVERIFY(failed->time == at(script_, 20));
+    }
+  }
+
+  void one_reader_asked_many_ranges_counts_each_exactly() {
+    // Bursts of messages at uneven times (where guessing a time's seq goes wrong most), then one
+    // reader asked 300 ranges in a row: what it remembers between calls never changes a count.
+    const auto file = path_in(dir_, "bursts.db");
+    std::int64_t id = 0, t0 = 0;
+    {
+      as::System sys{as::make_runtime("manual")};
+      as::Recorder rec(file, {.detail = as::Detail::full});
+      sys.attach(rec);
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+      while (rec.progress().events_recorded < 1 && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      id = rec.progress().session;
+      t0 = obs::to_ns(sys.runtime().now());
+      Feeder f(rec, t0);
+      f.add(Kind::spawned, 0, 1).name = "a";
+      f.add(Kind::spawned, 0, 2).name = "b";
+      std::mt19937 rng(20);
+      std::int64_t ms = 1;
+      const std::string again =
+          "b";  // a name, assigned from a string (GCC 12 -Wrestrict misfires on a literal here)
+      for (int burst = 0; burst < 60; ++burst) {
+        ms += 1 + static_cast<std::int64_t>(rng() % 40);
+        const int n = 1 + static_cast<int>(rng() % (burst % 7 == 0 ? 400 : 40));
+        for (int i = 0; i < n; ++i) f.message(ms, 1, 2);
+        // Now and then a child of actor 1 that fails soon after.
+        const auto child = 100 + static_cast<std::uint64_t>(burst / 9);
+        if (burst % 9 == 4) f.add(Kind::spawned, ms, child, 1).name = again;
+        if (burst % 9 == 6) f.add(Kind::failed, ms, child).text = "oops";
+      }
+      f.commit();
+    }
+    const as::SessionReader r(file);
+    const std::vector<obs::Event> all = r.events(id);
+    QVERIFY(all.size() > 1000);
+    const std::int64_t end = obs::to_ns(all.back().time);
+    std::mt19937 rng(7);
+    for (int q = 0; q < 300; ++q) {
+      std::int64_t a =
+          t0 - kMs + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(end - t0 + 2 * kMs));
+      std::int64_t b =
+          t0 - kMs + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(end - t0 + 2 * kMs));
+      if (a > b) std::swap(a, b);
+      if (q % 3 == 0) b = end;  // a follower's range: to its end
+      const std::size_t n = 1 + rng() % 900;
+      const auto d = r.density(id, obs::time_from_ns(a), obs::time_from_ns(b), n);
+      QVERIFY2(counts_exactly(d, all),
+               qPrintable(QString("query %1: [%2, %3] in %4 buckets").arg(q).arg(a).arg(b).arg(n)));
+      if (q % 10 == 0) {
+        const auto t = obs::time_from_ns(a);
+        const auto next = r.adjacent_event(id, t, true);
+        const auto it = std::upper_bound(all.begin(), all.end(), t,
+                                         [](as::TimePoint x, const obs::Event& e) { return x < e.time; });
+        QCOMPARE(next.has_value(), it != all.end());
+        if (next) QCOMPARE(next->seq, it->seq);
+      }
     }
   }
 

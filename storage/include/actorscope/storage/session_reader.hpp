@@ -15,6 +15,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -251,6 +252,15 @@ class SessionReader {
   /// seen. Returns whether it reopened. Cheap (one look at the file system): a follower may call it
   /// before each poll. Throws RecordingError as the constructor does.
   bool refresh();
+
+  /// Rows of events (their time and seq) that the timeline's searches have read, kept across calls.
+  struct TimelineCache;
+
+ private:
+  std::set<std::pair<std::int64_t, std::uint64_t>>& known_points(std::int64_t session) const;
+  mutable std::shared_ptr<TimelineCache> timeline_cache_;  // made on first use; shared_ptr: incomplete here
+
+ public:
   // -- end of the timeline ---------------------------------------------------------------------
 
  private:
