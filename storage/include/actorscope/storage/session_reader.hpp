@@ -220,7 +220,10 @@ class SessionReader {
   /// total of a bucket comes from the primary key (seq runs 1, 2, 3, ... and times never decrease
   /// with it), the lifecycle and failure events from the `events_notable` index; in a file made
   /// before that index, they are a scan of the range (correct, slower: docs/RECORDING-FORMAT.md).
-  /// Empty for buckets == 0 or from > to. Throws RecordingError (no_such_session; corrupt).
+  /// The reader remembers the rows its searches for bucket edges read (at most 100,000 a
+  /// session; committed rows never change), so a follower asking again with a later `to` reads
+  /// only a few new ones. Empty for buckets == 0 or from > to. Throws std::invalid_argument for
+  /// a range longer than 2^63 ns, RecordingError (no_such_session; corrupt).
   std::vector<DensityBucket> density(std::int64_t session, TimePoint from, TimePoint to,
                                      std::size_t buckets) const;
 
