@@ -109,7 +109,6 @@ struct CauseChain {
   std::string explanation;
 };
 
-
 // -- The timeline (issue 20): what a replay's timeline strip draws, and stepping between events. --
 // SessionReader's members for these are together in one block below; their definitions are in
 // storage/session_reader_timeline.cpp.
