@@ -8,6 +8,7 @@
 #include "common/roles.hpp"
 #include "timers/timers_model.hpp"
 
+#include <QFont>
 #include <QGuiApplication>
 #include <QPalette>
 
@@ -25,7 +26,24 @@ void MessageFlowModel::reset() {
   lanes_.clear();
   units_.clear();
   laneOfActor_.clear();
+  highlighted_.clear();
   emit lanesChanged();
+  emit highlightChanged();
+}
+
+void MessageFlowModel::setHighlightedTraces(std::vector<std::uint64_t> traces) {
+  // Trace 0 is "not sampled": it names no message.
+  std::erase(traces, std::uint64_t{0});
+  std::sort(traces.begin(), traces.end());
+  traces.erase(std::unique(traces.begin(), traces.end()), traces.end());
+  if (traces == highlighted_) return;
+  highlighted_ = std::move(traces);
+  if (!rows().empty()) emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+  emit highlightChanged();
+}
+
+bool MessageFlowModel::isHighlighted(const FlowMessage& m) const noexcept {
+  return m.trace != 0 && std::binary_search(highlighted_.begin(), highlighted_.end(), m.trace);
 }
 
 namespace {
@@ -290,6 +308,13 @@ QVariant MessageFlowModel::data(const QModelIndex& index, int role) const {
       break;
     case Qt::ForegroundRole:
       if (m.failed) return errorColor(QGuiApplication::palette());
+      break;
+    case Qt::FontRole:
+      if (isHighlighted(m)) {
+        QFont bold = QGuiApplication::font();
+        bold.setBold(true);
+        return bold;
+      }
       break;
     case Qt::ToolTipRole:
       return QStringLiteral("%1 → %2<br>%3<br>queued %4, handled in %5%6%7")

@@ -73,7 +73,14 @@ class MessageFlowModel : public KeyedTableModel<FlowMessage> {
   void setMaxLanes(int n) { maxLanes_ = n; }
 
   void update(const observe::SystemState& state);
+  /// Forgets the rows, the lanes and the highlighted messages.
   void reset();
+
+  /// Messages (by trace) to draw emphasised, e.g. a chain of causes; empty for none. They stay
+  /// highlighted whenever they are in the window, until replaced.
+  void setHighlightedTraces(std::vector<std::uint64_t> traces);
+  const std::vector<std::uint64_t>& highlightedTraces() const noexcept { return highlighted_; }
+  bool isHighlighted(const FlowMessage& m) const noexcept;
 
   const std::vector<Lane>& lanes() const noexcept { return lanes_; }
   TimePoint origin() const noexcept { return origin_; }
@@ -89,6 +96,7 @@ class MessageFlowModel : public KeyedTableModel<FlowMessage> {
 
  signals:
   void lanesChanged();
+  void highlightChanged();
 
  private:
   /// What a lane stands for while lanes are chosen: an actor, a crowd (by type), timers, outside.
@@ -112,6 +120,7 @@ class MessageFlowModel : public KeyedTableModel<FlowMessage> {
   TimePoint origin_{};
   TimePoint now_{};
   std::size_t matched_ = 0;
+  std::vector<std::uint64_t> highlighted_;  ///< sorted
 };
 
 }  // namespace actorscope::views

@@ -36,6 +36,7 @@ SequenceChart::SequenceChart(MessageFlowModel* model, ActorSelection* selection,
   connect(model_, &QAbstractItemModel::modelReset, this, &SequenceChart::modelChanged);
   connect(model_, &QAbstractItemModel::dataChanged, viewport(), qOverload<>(&QWidget::update));
   connect(model_, &MessageFlowModel::lanesChanged, viewport(), qOverload<>(&QWidget::update));
+  connect(model_, &MessageFlowModel::highlightChanged, viewport(), qOverload<>(&QWidget::update));
   connect(selection_, &ActorSelection::changed, viewport(), qOverload<>(&QWidget::update));
 }
 
@@ -134,8 +135,19 @@ void SequenceChart::paintEvent(QPaintEvent*) {
     const double x1 = laneX(m.fromLane);
     const double x2 = laneX(m.toLane);
     const bool pending = !m.handled;
-    const QColor c = m.failed ? bad : (m.from == selected || m.to == selected) && selected.is_valid() ? accent : text;
-    QPen pen(c, 1.4, pending ? Qt::DashLine : Qt::SolidLine);
+    const bool highlighted = model_->isHighlighted(m);
+    const QColor c = m.failed ? bad
+                     : highlighted || ((m.from == selected || m.to == selected) && selected.is_valid()) ? accent
+                                                                                                      : text;
+    if (highlighted) {
+      // A chain of causes: a band across the row between its lanes, and a heavier arrow.
+      p.setPen(Qt::NoPen);
+      p.setBrush(tint(accent, pal, 0.22));
+      const double left = std::min(x1, x2) - 12;
+      const double right = std::max(x1, x2) + (m.fromLane == m.toLane ? 40 : 12);
+      p.drawRoundedRect(QRectF(left, y - kRowH * 0.62, right - left, kRowH - 2), 4, 4);
+    }
+    QPen pen(c, highlighted ? 2.6 : 1.4, pending ? Qt::DashLine : Qt::SolidLine);
     p.setPen(pen);
     p.setBrush(c);
     const QString type = m.type.empty() ? QStringLiteral("message") : QString::fromStdString(shortTypeName(m.type));
@@ -352,6 +364,10 @@ void MessageFlowView::resetSession() {
   state_ = nullptr;
   model_->reset();
   summary_->clear();
+}
+
+void MessageFlowView::setHighlightedTraces(std::vector<std::uint64_t> traces) {
+  model_->setHighlightedTraces(std::move(traces));
 }
 
 }  // namespace actorscope::views

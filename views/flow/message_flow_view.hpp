@@ -9,6 +9,9 @@
 #include <QAbstractScrollArea>
 #include <QWidget>
 
+#include <cstdint>
+#include <vector>
+
 class QCheckBox;
 class QComboBox;
 class QLabel;
@@ -59,6 +62,9 @@ class MessageFlowView : public QWidget, public StateView {
   void setState(const observe::SystemState& state) override;
   void resetSession() override;
   MessageFlowModel* model() const noexcept { return model_; }
+  /// Draws these messages (by trace) emphasised, e.g. a chain of causes (CauseChainView's
+  /// highlightRequested); empty for none.
+  void setHighlightedTraces(std::vector<std::uint64_t> traces);
   SequenceChart* chart() const noexcept { return chart_; }
 
  private:
