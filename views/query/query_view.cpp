@@ -249,13 +249,14 @@ void QueryView::setRecording(const std::filesystem::path& file, std::int64_t ses
 }
 
 void QueryView::setRecording(const SessionReader& reader, std::int64_t session) {
-  TimePoint start{};
+  std::optional<TimePoint> start;
   try {
     start = reader.session(session).start_time;
-  } catch (const RecordingError& e) {
-    status_->setText(QString::fromUtf8(e.what()));
+  } catch (const RecordingError&) {
+    // No such session (yet): the queries still run; only at_s cannot become a time.
   }
-  setRecording(reader.file(), session, start);
+  setRecording(reader.file(), session, TimePoint{});
+  sessionStart_ = start;
 }
 
 void QueryView::clearRecording() {
