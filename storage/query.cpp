@@ -11,6 +11,7 @@
 
 #include <actorscope/storage/recording_format.hpp>
 
+#include <atomic>
 #include <cctype>
 #include <memory>
 #include <utility>
@@ -161,13 +162,19 @@ QueryResult RecordingQuery::run(std::string_view sql, const QueryOptions& option
     result.columns.emplace_back(name != nullptr ? name : "");
   }
 
-  // A runaway statement (a recursive CTE without an end) is interrupted at the deadline.
-  const auto deadline = std::chrono::steady_clock::now() + options.timeout;
-  auto past_deadline = [](void* d) -> int {
-    return std::chrono::steady_clock::now() > *static_cast<const std::chrono::steady_clock::time_point*>(d) ? 1 : 0;
+  // A runaway statement (a recursive CTE without an end) is stopped at the deadline, and any
+  // statement once its caller sets options.cancel. Through the progress handler rather than
+  // sqlite3_interrupt: an interrupt that came as a statement ended would stay set and fail the next.
+  struct Stop {
+    std::chrono::steady_clock::time_point deadline;
+    const std::atomic<bool>* cancel;
+  } stop{std::chrono::steady_clock::now() + options.timeout, options.cancel};
+  auto should_stop = [](void* p) -> int {
+    const auto* s = static_cast<const Stop*>(p);
+    const bool cancelled = s->cancel != nullptr && s->cancel->load(std::memory_order_relaxed);
+    return cancelled || std::chrono::steady_clock::now() > s->deadline ? 1 : 0;
   };
-  auto deadline_copy = deadline;
-  sqlite3_progress_handler(db, 10'000, past_deadline, &deadline_copy);
+  sqlite3_progress_handler(db, 1'000, should_stop, &stop);
   struct Unprogress {
     sqlite3* db;
     ~Unprogress() { sqlite3_progress_handler(db, 0, nullptr, nullptr); }
@@ -178,7 +185,7 @@ QueryResult RecordingQuery::run(std::string_view sql, const QueryOptions& option
     if (rc == SQLITE_DONE) break;
     if (rc != SQLITE_ROW) {
       if ((rc & 0xff) == SQLITE_INTERRUPT) {
-        if (std::chrono::steady_clock::now() > deadline)
+        if (options.cancel == nullptr || !options.cancel->load())
           throw QueryError(QueryError::Kind::timed_out,
                            "the query ran longer than " + std::to_string(options.timeout.count() / 1000) +
                                " s and was stopped: narrow it with WHERE (session_id, t_ns ranges) or LIMIT");
@@ -216,10 +223,6 @@ QueryResult RecordingQuery::run(std::string_view sql, const QueryOptions& option
   }
   // Finalizing the statement (stmt's deleter) ends its read transaction: nothing holds the file.
   return result;
-}
-
-void RecordingQuery::interrupt() const noexcept {
-  sqlite3_interrupt(db_->handle());
 }
 
 // ---------------------------------------------------------------------------------------------

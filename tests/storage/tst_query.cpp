@@ -193,6 +193,29 @@ class TestQuery : public QObject {
     QCOMPARE(q.run("SELECT 1").rows.size(), std::size_t{1});
   }
 
+  void a_running_query_is_cancelled_from_another_thread() {
+    const as::RecordingQuery q(file_);
+    std::atomic<bool> cancel{false};
+    std::atomic<bool> started{false};
+    std::optional<as::QueryError> error;
+    std::thread runner([&] {
+      started = true;
+      error = query_error_of([&] {
+        // Endless; the two-minute deadline is beyond any test timeout: only the cancel ends it in time.
+        q.run("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT max(i) FROM n",
+              {.timeout = std::chrono::minutes(2), .cancel = &cancel});
+      });
+    });
+    // Set before or after the statement starts, the flag stops it.
+    while (!started) std::this_thread::yield();
+    cancel = true;
+    runner.join();
+    QVERIFY(error.has_value());
+    QCOMPARE(error->kind(), as::QueryError::Kind::interrupted);
+    // The flag belongs to that run: the next one (without it) runs.
+    QCOMPARE(q.run("SELECT 1").rows.size(), std::size_t{1});
+  }
+
   void a_file_that_is_not_a_recording_is_a_recording_error() {
     const auto missing = error_of([&] { as::RecordingQuery q(path_in(dir_, "missing.db")); });
     QVERIFY(missing.has_value());

@@ -284,6 +284,19 @@ class TestReplayViews : public QObject {
       QCOMPARE(view.model()->rowCount(), 5);
       QVERIFY2(view.statusText().contains(QStringLiteral("limit")), qPrintable(view.statusText()));
       view.setMaxRows(10'000);
+
+      // Cancel stops a statement that would run for ever; the window says so and runs the next.
+      view.editor()->setPlainText(
+          QStringLiteral("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT max(i) FROM n"));
+      QSignalSpy cancelled(&view, &v::QueryView::finished);
+      view.run();
+      QVERIFY(view.isRunning());
+      view.cancel();
+      QVERIFY(cancelled.wait(30'000));
+      QVERIFY2(view.lastError().contains(QStringLiteral("cancelled")), qPrintable(view.lastError()));
+      QVERIFY(!view.isRunning());
+      QVERIFY(runAndWait(view, QStringLiteral("SELECT 1")));
+      QVERIFY(view.lastError().isEmpty());
     }
     QCOMPARE(digest(rec_.file), before);
   }

@@ -226,7 +226,7 @@ QueryView::~QueryView() { stopWorker(); }
 void QueryView::stopWorker() {
   ++generation_;
   if (!worker_.joinable()) return;
-  if (query_) query_->interrupt();
+  if (cancelFlag_) *cancelFlag_ = true;
   worker_.join();
 }
 
@@ -283,15 +283,17 @@ void QueryView::run() {
   QPromise<Outcome> promise;
   watcher_->setFuture(promise.future());
   promise.start();
-  // The worker owns a reference to the connection: a new recording opened meanwhile waits for it
-  // (stopWorker interrupts it first).
+  // The worker owns a reference to the connection and to its cancel flag: a new recording opened
+  // meanwhile waits for it (stopWorker cancels it first).
   const std::uint64_t generation = ++generation_;
-  worker_ = std::thread([promise = std::move(promise), query = query_, sql, rows = maxRows_, generation]() mutable {
+  cancelFlag_ = std::make_shared<std::atomic<bool>>(false);
+  worker_ = std::thread([promise = std::move(promise), query = query_, sql, rows = maxRows_, generation,
+                         cancel = cancelFlag_]() mutable {
     Outcome outcome;
     outcome.generation = generation;
     const auto t0 = std::chrono::steady_clock::now();
     try {
-      outcome.result = query->run(sql, QueryOptions{.max_rows = rows});
+      outcome.result = query->run(sql, QueryOptions{.max_rows = rows, .cancel = cancel.get()});
     } catch (const QueryError& e) {
       outcome.error = QString::fromUtf8(e.what());
     } catch (const std::exception& e) {
@@ -305,7 +307,7 @@ void QueryView::run() {
 }
 
 void QueryView::cancel() {
-  if (worker_.joinable() && query_) query_->interrupt();
+  if (worker_.joinable() && cancelFlag_) *cancelFlag_ = true;
 }
 
 void QueryView::showOutcome() {

@@ -16,6 +16,8 @@
 #include <QFutureWatcher>
 #include <QWidget>
 
+#include <atomic>
+
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -130,6 +132,8 @@ class QueryView : public QWidget {
   std::uint64_t generation_ = 0;
 
   std::thread worker_;
+  /// The running statement's cancel flag (QueryOptions::cancel), shared with its worker.
+  std::shared_ptr<std::atomic<bool>> cancelFlag_;
   QFutureWatcher<Outcome>* watcher_;
 };
 

@@ -9,6 +9,7 @@
 
 #include <actorscope/storage/recording_error.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -50,6 +51,9 @@ struct QueryOptions {
   /// A statement still running after this long is interrupted (QueryError::Kind::timed_out), so
   /// that a runaway recursive query cannot hang the caller.
   std::chrono::milliseconds timeout{10'000};
+  /// When set, the statement stops (QueryError::Kind::interrupted) once another thread makes it
+  /// true: how a window's Cancel button stops a query running on a worker thread.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 /// Why a statement was not run, or failed while running. what() says what to do.
@@ -62,7 +66,7 @@ class QueryError : public std::runtime_error {
     not_allowed,    ///< read-only, but not for this connection: ATTACH, BEGIN, SAVEPOINT, ...
     several,        ///< more than one statement
     timed_out,      ///< ran longer than QueryOptions::timeout
-    interrupted,    ///< interrupt() was called while it ran
+    interrupted,    ///< QueryOptions::cancel was set while it ran
   };
   QueryError(Kind kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}
   Kind kind() const noexcept { return kind_; }
@@ -91,11 +95,9 @@ class RecordingQuery {
   /// Runs one statement. Throws QueryError for a statement that is empty, not read-only, not
   /// allowed, one of several, or that SQLite rejects or fails (with SQLite's message).
   QueryResult run(std::string_view sql) const { return run(sql, QueryOptions{}); }
+  /// One thread at a time (the connection is not shared between threads); options.cancel is how
+  /// another thread stops it.
   QueryResult run(std::string_view sql, const QueryOptions& options) const;
-
-  /// Stops the statement that run() is running (it then throws QueryError::Kind::interrupted).
-  /// The one call that may come from another thread than run()'s; a no-op when nothing runs.
-  void interrupt() const noexcept;
 
  private:
   std::filesystem::path file_;
