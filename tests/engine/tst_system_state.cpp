@@ -4,6 +4,7 @@
 #include <QTest>
 
 #include <actorscope/observe/event_collector.hpp>
+#include <actorscope/observe/stats_poller.hpp>
 #include <actorscope/observe/system_state.hpp>
 
 #include <random>

@@ -1,11 +1,14 @@
 // StatsPoller: reads every actor's exact counters, including those of actors that exited since the
 // last poll (their final values, once), so periodic buckets add up to exact totals even for
-// actors that lived between two polls. The recorder and the live views poll every 100 ms or so.
+// actors that lived between two polls. The recorder and the live views poll every 100 ms or so;
+// a StatsBucketer turns the polls into StatsSamples of what changed.
 #pragma once
 
 #include <actorscope/actor_stats.hpp>
+#include <actorscope/observe/system_state.hpp>
 
 #include <mutex>
+#include <unordered_map>
 #include <vector>
 
 namespace actorscope {
@@ -35,6 +38,26 @@ class StatsPoller {
   detail::SystemCore& sys_;
   std::mutex m_;
   std::vector<ActorStats> finals_;
+};
+
+/// Turns successive cumulative polls (StatsPoller::poll) into StatsSamples of what changed.
+class StatsBucketer {
+ public:
+  /// Samples for the actors whose counters moved since the previous call (or whose depth is not
+  /// zero), stamped `now`. Actors absent from `polled` are forgotten.
+  std::vector<StatsSample> update(const std::vector<ActorStats>& polled, TimePoint now);
+  /// Starts counting from `polled` without reporting it: the next update() reports only what
+  /// changed after this poll. A recording of a System that has been running for a while starts
+  /// with one, so that its first buckets do not carry what the actors did before it.
+  void baseline(const std::vector<ActorStats>& polled);
+
+ private:
+  struct Last {
+    ActorStats stats;
+    TimePoint busy_since{};  ///< the first poll that saw the current hook run (with stats.in_hook)
+    bool reported_busy = false;
+  };
+  std::unordered_map<ActorId, Last> last_;
 };
 
 }  // namespace actorscope::observe

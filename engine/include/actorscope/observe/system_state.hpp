@@ -48,26 +48,6 @@ struct StatsSample {
   friend bool operator==(const StatsSample&, const StatsSample&) = default;
 };
 
-/// Turns successive cumulative polls (StatsPoller::poll) into StatsSamples of what changed.
-class StatsBucketer {
- public:
-  /// Samples for the actors whose counters moved since the previous call (or whose depth is not
-  /// zero), stamped `now`. Actors absent from `polled` are forgotten.
-  std::vector<StatsSample> update(const std::vector<ActorStats>& polled, TimePoint now);
-  /// Starts counting from `polled` without reporting it: the next update() reports only what
-  /// changed after this poll. A recording of a System that has been running for a while starts
-  /// with one, so that its first buckets do not carry what the actors did before it.
-  void baseline(const std::vector<ActorStats>& polled);
-
- private:
-  struct Last {
-    ActorStats stats;
-    TimePoint busy_since{};  ///< the first poll that saw the current hook run (with stats.in_hook)
-    bool reported_busy = false;
-  };
-  std::unordered_map<ActorId, Last> last_;
-};
-
 struct FailureRecord {
   TimePoint time{};
   ActorId actor{};
@@ -238,11 +218,13 @@ class SystemState {
   /// Throws StateFormatError if `bytes` is not a whole image of a format this build reads.
   static SystemState deserialize(std::string_view bytes);
 
-  friend bool operator==(const SystemState&, const SystemState&);
+  friend bool operator==(const SystemState&, const SystemState&) = default;
 
  private:
   ActorRecord& touch(ActorId id);
   void detach_from_parent(ActorRecord& a);
+  /// Makes `parent` the supervisor of `a` (it leaves its former one's children).
+  void reparent(ActorRecord& a, ActorId parent);
   void add_failure(ActorRecord& a, const FailureRecord& f);
   /// Counts a child of `a` failing (or being spawned, when `failed` is false) at `t` in its tally.
   void tally_child(ActorRecord& a, TimePoint t, bool failed);
@@ -250,6 +232,10 @@ class SystemState {
   bool child_failed_before(const ActorRecord& a, TimePoint t) const;
   void push_recent(const Event& e);
   void prune_stopped();
+
+  /// The keyframe image's fields, in their order, for both directions (state_image.cpp).
+  template <class Io, class Self>
+  static void image_fields(Io& io, Self& st);
 
   Limits limits_{};
   std::map<ActorId, ActorRecord> actors_;

@@ -12,6 +12,7 @@
 
 #include <actorscope/observe/event_collector.hpp>
 #include <actorscope/observe/state_feed.hpp>
+#include <actorscope/observe/stats_poller.hpp>
 #include <actorscope/observe/system_state.hpp>
 #include <actorscope/runtime.hpp>
 #include <actorscope/storage/recording_error.hpp>
