@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <condition_variable>
+#include <thread>
 
 namespace actorscope {
 
@@ -56,14 +57,22 @@ bool Completion::complete() noexcept {
 }
 
 bool Completion::add(detail::WaiterNode& w) noexcept {
-  std::lock_guard lk(m_);
-  if (closed_) return false;
-  w.wprev_ = nullptr;
-  w.wnext_ = head_;
-  if (head_ != nullptr) head_->wprev_ = &w;
-  head_ = &w;
-  w.linked_ = true;
-  return true;
+  {
+    std::lock_guard lk(m_);
+    if (!closed_) {
+      w.wprev_ = nullptr;
+      w.wnext_ = head_;
+      if (head_ != nullptr) head_->wprev_ = &w;
+      head_ = &w;
+      w.linked_ = true;
+      return true;
+    }
+  }
+  // complete() has closed the list but may not have published done_ yet (it does so just after it
+  // releases the lock). Whoever hears "already done" may destroy the Completion at once, so wait
+  // for the publication first: complete() must not store into a Completion that is gone.
+  while (!is_done()) std::this_thread::yield();
+  return false;
 }
 
 bool Completion::remove(detail::WaiterNode& w) noexcept {

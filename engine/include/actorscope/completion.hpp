@@ -46,7 +46,8 @@ class Completion {
   /// that. @thread any
   bool complete() noexcept;
 
-  /// Registers a waiter. False (and nothing registered) if already done. @thread any
+  /// Registers a waiter. False (and nothing registered) if already done; is_done() is then true,
+  /// so the caller may destroy the Completion. @thread any
   bool add(detail::WaiterNode& w) noexcept;
 
   /// Unregisters a waiter. False if it is not registered any more, which means its notify()
