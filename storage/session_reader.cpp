@@ -20,6 +20,24 @@ namespace {
 
 using Kind = RecordingError::Kind;
 
+/// A read transaction for as long as it lives (declare it before the statements that use it, so
+/// that they are finalized first). Ending it never throws: a read has nothing to undo.
+class ReadSnapshot {
+ public:
+  explicit ReadSnapshot(Database& db) : db_(db) { db_.exec("BEGIN"); }
+  ~ReadSnapshot() {
+    try {
+      db_.exec("COMMIT");
+    } catch (...) {  // the transaction already ended (an error rolled it back): nothing to end
+    }
+  }
+  ReadSnapshot(const ReadSnapshot&) = delete;
+  ReadSnapshot& operator=(const ReadSnapshot&) = delete;
+
+ private:
+  Database& db_;
+};
+
 std::chrono::system_clock::time_point wall_from_ns(std::int64_t ns) {
   return std::chrono::system_clock::time_point(
       std::chrono::duration_cast<std::chrono::system_clock::duration>(std::chrono::nanoseconds(ns)));
@@ -269,6 +287,9 @@ const char* sample_columns(int format) {
 observe::SystemState SessionReader::state_at(std::int64_t session, TimePoint t, StateOptions options) const {
   (void)this->session(session);
   return guarded([&] {
+    // One read transaction for every statement below: a file still being recorded gets new commits
+    // meanwhile, and the keyframe, the events and the polls must all come from one snapshot.
+    const ReadSnapshot snapshot(*db_);
     const std::int64_t t_ns = observe::to_ns(t);
     // The keyframe: the latest whose items are all at or before t; else the session's first
     // (the empty state at seq 0, which carries the state's limits).
