@@ -40,7 +40,7 @@ void trim(std::deque<std::pair<TimePoint, std::uint64_t>>& window, TimePoint now
 
 }  // namespace
 
-LiveSession::LiveSession(QObject* parent) : QObject(parent) {
+LiveSession::LiveSession(QObject* parent) : Session(parent) {
   timer_.setTimerType(Qt::PreciseTimer);
   connect(&timer_, &QTimer::timeout, this, [this] {
     if (pump()) emit updated();

@@ -7,6 +7,7 @@
 // and carries out the views' actor actions (stop, kill, demo message) on the System.
 #pragma once
 
+#include "gui/session.hpp"
 #include "gui/workload.hpp"
 
 #include "common/actor_selection.hpp"
@@ -65,7 +66,7 @@ struct SessionConfig {
   int foldBudgetMs = 8;
 };
 
-class LiveSession : public QObject, public views::ActorControl, private observe::StateFeed::Sink {
+class LiveSession : public Session, public views::ActorControl, private observe::StateFeed::Sink {
   Q_OBJECT
  public:
   explicit LiveSession(QObject* parent = nullptr);
@@ -78,11 +79,21 @@ class LiveSession : public QObject, public views::ActorControl, private observe:
   void stop();
   bool running() const noexcept { return system_ != nullptr; }
 
-  const observe::SystemState& state() const noexcept { return feed_.state(); }
+  const observe::SystemState& state() const noexcept override { return feed_.state(); }
   const SessionConfig& config() const noexcept { return config_; }
   const Workload* workload() const noexcept { return running() ? &workload_ : nullptr; }
   /// The running System (nullptr when stopped), for the recorder.
   System* system() const noexcept { return system_.get(); }
+
+  // Session (the window's side of it; the banner is for replays, so a live session shows none)
+  bool isLive() const override { return true; }
+  QString title() const override {
+    return running() ? QStringLiteral("%1 on %2").arg(QString::fromStdString(workload_.name),
+                                                       QString::fromStdString(config_.runtime))
+                     : QString();
+  }
+  QString banner() const override { return {}; }
+  views::ActorControl* control() override { return this; }
 
   // -- recording (the toolbar's record toggle) --
   /// Starts writing the running session to `file` through a Recorder (sampled detail, at the
@@ -131,8 +142,7 @@ class LiveSession : public QObject, public views::ActorControl, private observe:
   void sendDemoMessage(ActorId id) override;
 
  signals:
-  /// A new batch was folded into state().
-  void updated();
+  // updated() (Session's): a new batch was folded into state().
   void started();
   void stopped();
   /// Recording started or ended.

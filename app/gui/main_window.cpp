@@ -2,6 +2,7 @@
 #include "gui/main_window.hpp"
 
 #include "gui/machine_load.hpp"
+#include "gui/timeline_dock.hpp"
 
 #include "actors/actors_view.hpp"
 #include "bench/benchmarks_view.hpp"
@@ -28,7 +29,13 @@
 #include <QComboBox>
 #include <QDateTime>
 #include <QDir>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QHeaderView>
+#include <QMimeData>
 #include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -40,15 +47,21 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTabWidget>
 #include <QThread>
+#include <QTimer>
 #include <QToolBar>
 #include <QToolTip>
+#include <QTreeWidget>
+#include <QUrl>
+#include <QVBoxLayout>
 #include <QValidator>
 
 #include <cstdio>
-#include <functional>
 #include <ctime>
+#include <functional>
+#include <map>
 
 namespace actorscope::gui {
 namespace {
@@ -86,6 +99,84 @@ class ThreadsBox : public QSpinBox {
   }
 };
 
+/// The views' actor actions go to whatever session the window shows: a live one's System, or
+/// nothing (a replay is read-only, and its actions are disabled).
+class ControlProxy : public views::ActorControl {
+ public:
+  explicit ControlProxy(MainWindow* window) : window_(window) {}
+  bool canControl(ActorId id) const override {
+    views::ActorControl* c = window_->current().control();
+    return c != nullptr && c->canControl(id);
+  }
+  void stopActor(ActorId id) override {
+    if (views::ActorControl* c = window_->current().control()) c->stopActor(id);
+  }
+  void killActor(ActorId id) override {
+    if (views::ActorControl* c = window_->current().control()) c->killActor(id);
+  }
+  QString demoMessageName(ActorId id) const override {
+    views::ActorControl* c = window_->current().control();
+    return c != nullptr ? c->demoMessageName(id) : QString();
+  }
+  void sendDemoMessage(ActorId id) override {
+    if (views::ActorControl* c = window_->current().control()) c->sendDemoMessage(id);
+  }
+
+ private:
+  MainWindow* window_;
+};
+
+Qt::DockWidgetArea dockArea(ViewDescriptor::Place place) {
+  switch (place) {
+    case ViewDescriptor::Place::left: return Qt::LeftDockWidgetArea;
+    case ViewDescriptor::Place::right: return Qt::RightDockWidgetArea;
+    case ViewDescriptor::Place::top: return Qt::TopDockWidgetArea;
+    case ViewDescriptor::Place::bottom:
+    case ViewDescriptor::Place::central: break;
+  }
+  return Qt::BottomDockWidgetArea;
+}
+
+/// Asks which of a file's sessions to open; nullopt when the user cancels.
+std::optional<std::int64_t> chooseSession(QWidget* parent, const QString& file, const std::vector<SessionInfo>& sessions) {
+  QDialog dialog(parent);
+  dialog.setWindowTitle(QStringLiteral("Open which session?"));
+  auto* layout = new QVBoxLayout(&dialog);
+  layout->addWidget(new QLabel(QStringLiteral("<b>%1</b> holds %2 recorded sessions. Which one should be replayed?")
+                                   .arg(QFileInfo(file).fileName().toHtmlEscaped())
+                                   .arg(sessions.size()),
+                               &dialog));
+  auto* list = new QTreeWidget(&dialog);
+  list->setObjectName(QStringLiteral("sessions"));
+  list->setRootIsDecorated(false);
+  list->setHeaderLabels({QStringLiteral("Session"), QStringLiteral("Started"), QStringLiteral("Scenario"),
+                         QStringLiteral("Runtime"), QStringLiteral("Length"), QStringLiteral("Events"),
+                         QStringLiteral("Ended")});
+  for (const SessionInfo& s : sessions) {
+    const auto started = std::chrono::duration_cast<std::chrono::milliseconds>(s.started_at.time_since_epoch()).count();
+    auto* item = new QTreeWidgetItem(
+        list, {QString::number(s.id), QDateTime::fromMSecsSinceEpoch(started).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")),
+               s.scenario.empty() ? QStringLiteral("(a program)") : QString::fromStdString(s.scenario),
+               QStringLiteral("%1 · %2 threads").arg(QString::fromStdString(s.runtime)).arg(s.threads),
+               views::formatDuration(s.duration()), QString::number(s.events_recorded),
+               s.ended_cleanly() ? QStringLiteral("cleanly") : QStringLiteral("not cleanly (or still recording)")});
+    item->setData(0, Qt::UserRole, static_cast<qlonglong>(s.id));
+  }
+  list->setCurrentItem(list->topLevelItem(list->topLevelItemCount() - 1));  // the newest
+  list->header()->resizeSections(QHeaderView::ResizeToContents);
+  layout->addWidget(list);
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Open | QDialogButtonBox::Cancel, &dialog);
+  QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+  QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+  QObject::connect(list, &QTreeWidget::itemDoubleClicked, &dialog, &QDialog::accept);
+  layout->addWidget(buttons);
+  dialog.resize(760, 320);
+  if (dialog.exec() != QDialog::Accepted || list->currentItem() == nullptr) return std::nullopt;
+  return list->currentItem()->data(0, Qt::UserRole).toLongLong();
+}
+
+constexpr int kRecentMax = 8;
+
 QLabel* statusField(QWidget* parent, const QString& tip) {
   auto* l = new QLabel(parent);
   l->setToolTip(tip);
@@ -102,7 +193,9 @@ MainWindow::MainWindow(Workloads workloads, Options options, QWidget* parent)
   setObjectName(QStringLiteral("ActorscopeMainWindow"));
   setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks | QMainWindow::GroupedDragging);
   session_ = std::make_unique<LiveSession>(this);
+  control_ = std::make_unique<ControlProxy>(this);
   selection_ = new views::ActorSelection(this);
+  if (options_.useSettings) recent_ = QSettings().value(QStringLiteral("recentRecordings")).toStringList();
 
   buildActions();
   buildToolBar();
@@ -110,10 +203,14 @@ MainWindow::MainWindow(Workloads workloads, Options options, QWidget* parent)
   buildMenus();
   buildStatusBar();
   resize(kDefaultSize);
-  resizeDocks({docks_[0], docks_[1]}, {330, 300}, Qt::Horizontal);
-  resizeDocks({warningsDock_}, {190}, Qt::Vertical);
+  if (const View* tree = findView(QStringLiteral("supervision-tree")); tree && tree->dock)
+    if (const View* insp = findView(QStringLiteral("inspector")); insp && insp->dock)
+      resizeDocks({tree->dock, insp->dock}, {330, 300}, Qt::Horizontal);
+  if (warningsDock_ != nullptr) resizeDocks({warningsDock_}, {190}, Qt::Vertical);
+  if (const View* t = findView(QStringLiteral("timeline")); t && t->dock) resizeDocks({t->dock}, {150}, Qt::Vertical);
   defaultState_ = saveState(kSettingsVersion);
   if (options_.useSettings) restoreLayout();
+  setAcceptDrops(true);
 
   connect(session_.get(), &LiveSession::updated, this, &MainWindow::refreshViews);
   connect(session_.get(), &LiveSession::started, this, &MainWindow::onSessionStarted);
@@ -129,13 +226,32 @@ MainWindow::MainWindow(Workloads workloads, Options options, QWidget* parent)
     if (!syncingToolbar_) applyToolbarChoice();
   });
   connect(selection_, &views::ActorSelection::changed, this, &MainWindow::updateActions);
-  updateActions();
+  applyMode();
   updateStatus();
 }
 
 MainWindow::~MainWindow() {
-  // Views keep pointers to the state the session owns: stop the session while they exist.
+  // Views keep pointers to the state the session owns: stop the session while they exist, and let
+  // them forget a replay's state before it goes.
   session_->stop();
+  if (replay_) {
+    resetViews();
+    replay_.reset();
+  }
+}
+
+Session& MainWindow::current() noexcept {
+  if (replay_) return *replay_;
+  return *session_;
+}
+const Session& MainWindow::current() const noexcept {
+  if (replay_) return *replay_;
+  return *session_;
+}
+
+TimelineDock* MainWindow::timeline() const noexcept {
+  const View* v = findView(QStringLiteral("timeline"));
+  return v != nullptr ? qobject_cast<TimelineDock*>(v->widget) : nullptr;
 }
 
 void MainWindow::buildActions() {
@@ -170,20 +286,39 @@ void MainWindow::buildActions() {
 
   stopActorAction_ = new QAction(views::icon(QStringLiteral("actor-stop")), QStringLiteral("Stop Actor"), this);
   stopActorAction_->setShortcut(Qt::Key_Delete);
-  connect(stopActorAction_, &QAction::triggered, this, [this] { session_->stopActor(targetActor()); });
+  connect(stopActorAction_, &QAction::triggered, this, [this] { control_->stopActor(targetActor()); });
   killActorAction_ = new QAction(views::icon(QStringLiteral("actor-kill")), QStringLiteral("Kill Actor"), this);
   killActorAction_->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_Delete));
-  connect(killActorAction_, &QAction::triggered, this, [this] { session_->killActor(targetActor()); });
+  connect(killActorAction_, &QAction::triggered, this, [this] { control_->killActor(targetActor()); });
   sendActorAction_ = new QAction(views::icon(QStringLiteral("send")), QStringLiteral("Send Demo Message"), this);
   sendActorAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
-  connect(sendActorAction_, &QAction::triggered, this, [this] { session_->sendDemoMessage(targetActor()); });
-  for (QAction* a :
-       {startAction_, pauseAction_, stopAction_, recordAction_, stopActorAction_, killActorAction_, sendActorAction_})
+  connect(sendActorAction_, &QAction::triggered, this, [this] { control_->sendDemoMessage(targetActor()); });
+
+  openAction_ = new QAction(style()->standardIcon(QStyle::SP_DialogOpenButton), QStringLiteral("Open Recording…"), this);
+  openAction_->setObjectName(QStringLiteral("open-recording"));
+  openAction_->setShortcut(QKeySequence::Open);
+  openAction_->setToolTip(QStringLiteral("Replay a recording (Ctrl+O): a file written by Record, 'actorscope record' or "
+                                         "a program's own as::Recorder. It is opened read-only."));
+  connect(openAction_, &QAction::triggered, this, [this] {
+    const QString start = recent_.isEmpty() ? QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)
+                                            : QFileInfo(recent_.front()).absolutePath();
+    const QString file = QFileDialog::getOpenFileName(this, QStringLiteral("Open a recording"), start,
+                                                      QStringLiteral("Actorscope recordings (*.db);;All files (*)"));
+    if (!file.isEmpty()) openRecordingFromUser(file);
+  });
+  closeRecordingAction_ = new QAction(QStringLiteral("Close Recording"), this);
+  closeRecordingAction_->setObjectName(QStringLiteral("close-recording"));
+  closeRecordingAction_->setShortcut(QKeySequence::Close);
+  closeRecordingAction_->setToolTip(QStringLiteral("Leave the replay for the live observatory (Ctrl+W)"));
+  connect(closeRecordingAction_, &QAction::triggered, this, &MainWindow::closeRecording);
+  for (QAction* a : {startAction_, pauseAction_, stopAction_, recordAction_, stopActorAction_, killActorAction_,
+                     sendActorAction_, openAction_, closeRecordingAction_})
     addAction(a);
 }
 
 void MainWindow::buildToolBar() {
   QToolBar* bar = addToolBar(QStringLiteral("Session"));
+  sessionBar_ = bar;
   bar->setObjectName(QStringLiteral("SessionToolBar"));
   bar->setMovable(false);
   bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
@@ -236,6 +371,20 @@ void MainWindow::buildToolBar() {
   bar->addAction(stopAction_);
   bar->addSeparator();
   bar->addAction(recordAction_);
+
+  // A replay's bar: the banner that says plainly what is shown, and the way back to live.
+  replayBar_ = addToolBar(QStringLiteral("Replay"));
+  replayBar_->setObjectName(QStringLiteral("ReplayToolBar"));
+  replayBar_->setMovable(false);
+  replayBar_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+  banner_ = new QLabel(replayBar_);
+  banner_->setObjectName(QStringLiteral("replay-banner"));
+  banner_->setTextFormat(Qt::RichText);
+  banner_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+  replayBar_->addWidget(banner_);
+  replayBar_->addAction(openAction_);
+  replayBar_->addAction(closeRecordingAction_);
+  replayBar_->hide();
 }
 
 QDockWidget* MainWindow::addDock(const QString& id, const QString& title, const QString& iconName, QWidget* widget,
@@ -254,66 +403,50 @@ QDockWidget* MainWindow::addDock(const QString& id, const QString& title, const 
 }
 
 void MainWindow::buildViews() {
-  tree_ = new views::SupervisionTreeView(selection_, session_.get());
-  graph_ = new views::SupervisionGraphView(selection_, session_.get());
-  actors_ = new views::ActorsView(selection_, session_.get());
-  inspector_ = new views::ActorInspector(selection_, session_.get());
-  groups_ = new views::ProcessGroupsView(selection_, session_.get());
-  timers_ = new views::TimersView(selection_, session_.get());
-  flow_ = new views::MessageFlowView(selection_, session_.get());
-  events_ = new views::EventLogView(selection_, session_.get());
-  warnings_ = new views::WarningsView(selection_, session_.get());
-
+  const ViewContext context{this, selection_, control_.get()};
   central_ = new QTabWidget(this);
   central_->setDocumentMode(true);
-  central_->addTab(graph_, views::icon(QStringLiteral("graph")), QStringLiteral("Supervision graph"));
-  central_->addTab(actors_, views::icon(QStringLiteral("table")), QStringLiteral("Actors"));
-  central_->addTab(flow_, views::icon(QStringLiteral("flow")), QStringLiteral("Message flow"));
-  central_->addTab(events_, views::icon(QStringLiteral("events")), QStringLiteral("Event log"));
-  bench_ = new views::BenchmarksView;
-  bench_->setHistorySource([](const std::string& benchmark) -> std::vector<bench::HistoryPoint> {
-    const std::string path = bench::default_history_path();
-    if (!QFileInfo::exists(QString::fromStdString(path))) return {};  // reading must not create it
-    return bench::HistoryStore(path).history(benchmark);
-  });
-  connect(bench_, &views::BenchmarksView::runRequested, this,
-          [this](const bench::RunOptions& o) { runBenchmarks(o); });
-  connect(bench_, &views::BenchmarksView::cancelRequested, this, [this] { cancelBenchmarks(); });
-  central_->addTab(bench_, views::icon(QStringLiteral("table")), QStringLiteral("Benchmarks"));
+  std::map<ViewDescriptor::Place, QDockWidget*> lastDock, firstDock;
+  for (const ViewDescriptor& d : viewDescriptors()) {
+    QWidget* widget = d.make(context);
+    View v{d.id, d.title, widget, dynamic_cast<views::StateView*>(widget), &d, nullptr, d.intervalMs};
+    if (d.place == ViewDescriptor::Place::central) {
+      central_->addTab(widget, views::icon(d.icon), d.title);
+    } else {
+      v.dock = addDock(d.id, d.title, d.icon, widget, dockArea(d.place));
+      // Docks of one area share it as tabs, in the table's order, the first one on top.
+      if (auto last = lastDock.find(d.place); last != lastDock.end()) tabifyDockWidget(last->second, v.dock);
+      lastDock[d.place] = v.dock;
+      firstDock.emplace(d.place, v.dock);
+    }
+    views_.push_back(v);
+  }
+  for (const auto& [place, dock] : firstDock) dock->raise();
   setCentralWidget(central_);
   connect(central_, &QTabWidget::currentChanged, this, [this] { catchUp(); });
-
-  addDock(QStringLiteral("supervision-tree"), QStringLiteral("Supervision tree"), QStringLiteral("tree"), tree_,
-          Qt::LeftDockWidgetArea);
-  addDock(QStringLiteral("inspector"), QStringLiteral("Inspector"), QStringLiteral("inspector"), inspector_,
-          Qt::RightDockWidgetArea);
-  warningsDock_ = addDock(QStringLiteral("warnings"), QStringLiteral("Warnings"), QStringLiteral("warnings"), warnings_,
-                          Qt::BottomDockWidgetArea);
-  QDockWidget* groupsDock = addDock(QStringLiteral("process-groups"), QStringLiteral("Process groups"),
-                                    QStringLiteral("groups"), groups_, Qt::BottomDockWidgetArea);
-  QDockWidget* timersDock =
-      addDock(QStringLiteral("timers"), QStringLiteral("Timers"), QStringLiteral("timers"), timers_, Qt::BottomDockWidgetArea);
-  tabifyDockWidget(warningsDock_, groupsDock);
-  tabifyDockWidget(groupsDock, timersDock);
-  warningsDock_->raise();
   // The bottom docks span the centre only: the tree and the inspector keep the full height.
   setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
   setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
-  connect(warnings_, &views::WarningsView::countChanged, this, [this](int n) {
-    warningsDock_->setWindowTitle(n > 0 ? QStringLiteral("Warnings (%1)").arg(n) : QStringLiteral("Warnings"));
-  });
 
-  views_ = {
-      {QStringLiteral("supervision-tree"), QStringLiteral("Supervision tree"), tree_, tree_, 250},
-      {QStringLiteral("supervision-graph"), QStringLiteral("Supervision graph"), graph_, graph_, 250},
-      {QStringLiteral("actors"), QStringLiteral("Actors"), actors_, actors_, 250},
-      {QStringLiteral("inspector"), QStringLiteral("Inspector"), inspector_, inspector_, 100},
-      {QStringLiteral("process-groups"), QStringLiteral("Process groups"), groups_, groups_, 250},
-      {QStringLiteral("timers"), QStringLiteral("Timers"), timers_, timers_, 250},
-      {QStringLiteral("message-flow"), QStringLiteral("Message flow"), flow_, flow_, 100},
-      {QStringLiteral("event-log"), QStringLiteral("Event log"), events_, events_, 100},
-      {QStringLiteral("warnings"), QStringLiteral("Warnings"), warnings_, warnings_, 500},
-  };
+  auto widgetOf = [this](const char* id) { return findView(QString::fromLatin1(id)) ? findView(QString::fromLatin1(id))->widget : nullptr; };
+  tree_ = qobject_cast<views::SupervisionTreeView*>(widgetOf("supervision-tree"));
+  graph_ = qobject_cast<views::SupervisionGraphView*>(widgetOf("supervision-graph"));
+  actors_ = qobject_cast<views::ActorsView*>(widgetOf("actors"));
+  inspector_ = qobject_cast<views::ActorInspector*>(widgetOf("inspector"));
+  groups_ = qobject_cast<views::ProcessGroupsView*>(widgetOf("process-groups"));
+  timers_ = qobject_cast<views::TimersView*>(widgetOf("timers"));
+  flow_ = qobject_cast<views::MessageFlowView*>(widgetOf("message-flow"));
+  events_ = qobject_cast<views::EventLogView*>(widgetOf("event-log"));
+  warnings_ = qobject_cast<views::WarningsView*>(widgetOf("warnings"));
+  bench_ = qobject_cast<views::BenchmarksView*>(widgetOf("benchmarks"));
+  if (const View* w = findView(QStringLiteral("warnings")); w != nullptr && warnings_ != nullptr) {
+    warningsDock_ = w->dock;
+    connect(warnings_, &views::WarningsView::countChanged, this, [this](int n) {
+      if (warningsDock_ != nullptr)
+        warningsDock_->setWindowTitle(n > 0 ? QStringLiteral("Warnings (%1)").arg(n) : QStringLiteral("Warnings"));
+    });
+  }
+
   clock_.start();
   // Spread the views over the ticks, so that the heavy ones (tree, graph, table) never all refresh
   // in the same frame: each starts at its own phase of its interval.
@@ -321,15 +454,32 @@ void MainWindow::buildViews() {
     views_[i].lastMs = -static_cast<qint64>(views_[i].intervalMs) + static_cast<qint64>(i % 3) * 80;
 }
 
+const MainWindow::View* MainWindow::findView(const QString& id) const {
+  for (const View& v : views_)
+    if (v.id == id) return &v;
+  return nullptr;
+}
+
+bool MainWindow::viewInMode(const View& v) const {
+  return (v.descriptor->modes & (replay_ ? ViewDescriptor::replay : ViewDescriptor::live)) != 0;
+}
+
 void MainWindow::buildMenus() {
+  QMenu* file = menuBar()->addMenu(QStringLiteral("&File"));
+  file->addAction(openAction_);
+  recentMenu_ = file->addMenu(QStringLiteral("Open &Recent"));
+  recentMenu_->setObjectName(QStringLiteral("recent-recordings"));
+  rebuildRecentMenu();
+  file->addAction(closeRecordingAction_);
+  file->addSeparator();
+  QAction* quit = file->addAction(QStringLiteral("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+  quit->setMenuRole(QAction::QuitRole);
+
   QMenu* session = menuBar()->addMenu(QStringLiteral("&Session"));
   session->addAction(startAction_);
   session->addAction(pauseAction_);
   session->addAction(stopAction_);
   session->addAction(recordAction_);
-  session->addSeparator();
-  QAction* quit = session->addAction(QStringLiteral("&Quit"), QKeySequence::Quit, this, &QWidget::close);
-  quit->setMenuRole(QAction::QuitRole);
 
   QMenu* actor = menuBar()->addMenu(QStringLiteral("&Actor"));
   actor->addAction(stopActorAction_);
@@ -338,6 +488,7 @@ void MainWindow::buildMenus() {
   actor->setToolTipsVisible(true);
 
   QMenu* view = menuBar()->addMenu(QStringLiteral("&View"));
+  viewMenu_ = view;
   for (int i = 0; i < central_->count(); ++i) {
     QAction* a = view->addAction(central_->tabIcon(i), central_->tabText(i));
     a->setShortcut(QKeySequence(static_cast<int>(Qt::CTRL) | (Qt::Key_1 + i)));
@@ -350,7 +501,7 @@ void MainWindow::buildMenus() {
   findAction_->setShortcut(QKeySequence::Find);
   connect(findAction_, &QAction::triggered, this, [this] {
     for (QDockWidget* d : docks_)
-      if (d->widget() == tree_) {
+      if (d->widget() == tree_ && tree_ != nullptr) {
         d->show();
         d->raise();
       }
@@ -373,7 +524,8 @@ void MainWindow::buildMenus() {
   connect(resetLayoutAction_, &QAction::triggered, this, [this] {
     restoreState(defaultState_, kSettingsVersion);
     for (QDockWidget* d : docks_) d->show();
-    warningsDock_->raise();
+    if (warningsDock_ != nullptr) warningsDock_->raise();
+    applyMode();  // the docks of the other mode hide again
   });
 
   QMenu* help = menuBar()->addMenu(QStringLiteral("&Help"));
@@ -389,6 +541,12 @@ void MainWindow::buildMenus() {
                        "<tr><td><b>Delete</b></td><td>stop the selected actor</td></tr>"
                        "<tr><td><b>Shift+Delete</b></td><td>kill the selected actor</td></tr>"
                        "<tr><td><b>Ctrl+M</b></td><td>send the selected actor its demo message</td></tr>"
+                       "<tr><td><b>Ctrl+O</b></td><td>open a recording to replay</td></tr>"
+                       "<tr><td colspan='2'><i>In a replay, with the timeline focused:</i></td></tr>"
+                       "<tr><td><b>Space</b></td><td>play / pause</td></tr>"
+                       "<tr><td><b>← / →</b></td><td>step back / forward (Shift: ten times further)</td></tr>"
+                       "<tr><td><b>Home / End</b></td><td>the start / the end (while following: go live)</td></tr>"
+                       "<tr><td><b>Ctrl+W</b></td><td>close the recording</td></tr>"
                        "</table>"));
   });
   help->addAction(QStringLiteral("About Actorscope"), this, [this] {
@@ -419,12 +577,19 @@ void MainWindow::buildStatusBar() {
     statusBar()->addPermanentWidget(l);
 }
 
-void MainWindow::onSessionStarted() {
+void MainWindow::resetViews() {
   for (View& v : views_) {
+    if (v.view == nullptr) continue;
     v.view->resetSession();
     v.shown = nullptr;
+    v.dirty = true;
   }
   selection_->select({});
+  aliveShown_ = 0;
+}
+
+void MainWindow::onSessionStarted() {
+  resetViews();
   frozen_.reset();
   userPaused_ = false;
   aliveShown_ = 0;
@@ -442,6 +607,7 @@ QString MainWindow::startSession(const QString& workload, const QString& runtime
     statusBar()->showMessage(error, 10000);
     return error;
   }
+  if (replay_) closeRecording();  // a live session replaces the replay
   syncingToolbar_ = true;
   scenarioBox_->setCurrentIndex(w);
   if (runtimeBox_->findText(runtime) >= 0) runtimeBox_->setCurrentIndex(runtimeBox_->findText(runtime));
@@ -575,7 +741,7 @@ void MainWindow::stopSession() {
   statusBar()->showMessage(QStringLiteral("Stopped: the final picture stays on show"), 4000);
 }
 
-const observe::SystemState& MainWindow::shownState() const { return frozen_ ? *frozen_ : session_->state(); }
+const observe::SystemState& MainWindow::shownState() const { return frozen_ ? *frozen_ : current().state(); }
 
 void MainWindow::setPaused(bool paused) {
   if (paused == userPaused_) return;
@@ -619,15 +785,17 @@ void MainWindow::refreshViews() {
   const observe::SystemState& state = shownState();
   static const bool trace = qEnvironmentVariableIsSet("ACTORSCOPE_TRACE_REFRESH");
   const qint64 now = clock_.elapsed();
-  // A frozen picture (pause) or a stopped session is shown at once, whatever the intervals.
-  const bool immediate = frozen_ != nullptr || !session_->running();
+  // A frozen picture (pause), a stopped session or a replay's cursor is shown at once, whatever the
+  // intervals: a scrub must show the state it asked for.
+  const bool immediate = frozen_ != nullptr || replay_ != nullptr || !session_->running();
   // A big system's tables and tree are slower to refresh, and nobody reads 10,000 rows four
   // times a second: those views slow down to twice their interval, and at most one of them
   // refreshes per frame (the others wait a frame or two), so that their costs never add up.
   const bool big = state.actors().size() > 2000;
   bool heavyDone = false;
   for (View& v : views_) {
-    const bool heavy = v.widget == tree_ || v.widget == graph_ || v.widget == actors_ || v.widget == warnings_;
+    if (v.view == nullptr || !viewInMode(v)) continue;
+    const bool heavy = v.descriptor->heavy;
     if (!immediate && (now - v.lastMs < v.intervalMs * (big && heavy ? 2 : 1) || (big && heavy && heavyDone))) {
       v.dirty = true;
       continue;
@@ -656,23 +824,20 @@ void MainWindow::refreshViews() {
 void MainWindow::catchUp() {
   const observe::SystemState& state = shownState();
   for (View& v : views_)
-    if (v.dirty && v.widget->isVisible()) refreshView(v, state);
+    if (v.view != nullptr && v.dirty && v.widget->isVisible() && viewInMode(v)) refreshView(v, state);
 }
 
 void MainWindow::showView(const QString& id) {
-  if (id == QLatin1String("benchmarks")) {
-    central_->setCurrentWidget(bench_);
-    return;
-  }
-  for (const View& v : views_) {
-    if (v.id != id) continue;
-    const int tab = central_->indexOf(v.widget);
-    if (tab >= 0) central_->setCurrentIndex(tab);
-    for (QDockWidget* d : docks_)
-      if (d->widget() == v.widget) {
-        d->show();
-        d->raise();
-      }
+  if (const View* v = findView(id)) showView(*v);
+}
+
+void MainWindow::showView(const View& v) {
+  if (!viewInMode(v)) return;
+  if (v.dock != nullptr) {
+    v.dock->show();
+    v.dock->raise();
+  } else {
+    central_->setCurrentWidget(v.widget);
   }
   catchUp();
 }
@@ -686,6 +851,43 @@ void MainWindow::updateStatus() {
   auto setText = [](QLabel* label, const QString& text) {
     if (label->text() != text) label->setText(text);
   };
+  if (replay_) {
+    // A replay: where the cursor is, and what the recording holds. Rates of a live system mean
+    // nothing here.
+    const SessionInfo& info = replay_->info();
+    const bool tail = replay_->following() && replay_->atTail();
+    setText(stateLabel_, replay_->following() ? (tail ? QStringLiteral("● following (live)")
+                                                      : QStringLiteral("● following, scrolled back"))
+                                              : QStringLiteral("● replay"));
+    restyle(stateLabel_, QStringLiteral("color: %1;").arg(
+        (tail ? views::healthColor(views::Health::running, palette()) : palette().color(QPalette::Highlight)).name()));
+    const observe::SystemState& s = replay_->state();
+    setText(runtimeLabel_, QStringLiteral("%1 · %2 threads")
+                               .arg(QString::fromStdString(s.runtime().empty() ? info.runtime : s.runtime()))
+                               .arg(s.runtime().empty() ? info.threads : s.threads()));
+    setText(actorsLabel_, QStringLiteral("%1 alive").arg(aliveShown_));
+    setText(messagesLabel_, QStringLiteral("at %1 of %2")
+                                .arg(views::formatDuration(replay_->cursor() - info.start_time),
+                                     views::formatDuration(info.duration())));
+    messagesLabel_->setToolTip(QStringLiteral("The cursor's time from the session's start, and the session's length"));
+    setText(eventsLabel_, QStringLiteral("%1 events recorded").arg(views::formatCount(static_cast<double>(info.events_recorded))));
+    setText(droppedLabel_, QStringLiteral("%1 dropped").arg(views::formatCount(static_cast<double>(info.events_dropped))));
+    restyle(droppedLabel_, info.events_dropped > 0 ? QStringLiteral("color: %1;").arg(views::errorColor(palette()).name())
+                                                   : QString());
+    setText(samplingLabel_, info.detail == Detail::sampled ? QStringLiteral("1:%1 sampled").arg(info.sample_every)
+                                                           : QString::fromUtf8(to_string(info.detail).data()) +
+                                                                 QStringLiteral(" detail"));
+    samplingLabel_->setToolTip(QStringLiteral("How much of the event stream the recording kept; counters are exact"));
+    inspector_->setTimingNote(info.detail == Detail::sampled && info.sample_every > 1
+                                  ? QStringLiteral("Queue and handling times cover the recorded messages, one in %1 "
+                                                   "per actor.")
+                                        .arg(info.sample_every)
+                                  : QString());
+    recordLabel_->hide();
+    return;
+  }
+  messagesLabel_->setToolTip(QStringLiteral("Messages handled per second, all actors (exact counters)"));
+  samplingLabel_->setToolTip(QString());
   const LiveSession::Metrics m = session_->metrics();
   const bool running = session_->running();
   const observe::SystemState& s = session_->state();
@@ -747,22 +949,28 @@ void MainWindow::updateStatus() {
 ActorId MainWindow::targetActor() const { return selection_->current(); }
 
 void MainWindow::updateActions() {
-  const bool running = session_->running();
+  // A replay is read-only: nothing to start, pause, stop or record, and no actor to act on.
+  const bool live = replay_ == nullptr;
+  const bool running = live && session_->running();
   startAction_->setText(running ? QStringLiteral("Restart") : QStringLiteral("Start"));
   startAction_->setToolTip(QStringLiteral("%1 %2 on %3 with %4 threads (F5)")
                                .arg(running ? QStringLiteral("Restart") : QStringLiteral("Start"), scenarioBox_->currentText(),
                                     runtimeBox_->currentText())
                                .arg(threadsBox_->value()));
-  startAction_->setEnabled(!workloads_.empty());
+  startAction_->setEnabled(live && !workloads_.empty());
   pauseAction_->setEnabled(running);
   stopAction_->setEnabled(running);
   recordAction_->setEnabled(running);
-  recordAction_->setChecked(session_->recording());
+  recordAction_->setChecked(live && session_->recording());
+  scenarioBox_->setEnabled(live);
+  runtimeBox_->setEnabled(live);
+  threadsBox_->setEnabled(live);
+  closeRecordingAction_->setEnabled(!live);
   const ActorId id = targetActor();
-  const bool live = session_->canControl(id);
-  stopActorAction_->setEnabled(live);
-  killActorAction_->setEnabled(live);
-  sendActorAction_->setEnabled(live && !session_->demoMessageName(id).isEmpty());
+  const bool controllable = control_->canControl(id);
+  stopActorAction_->setEnabled(controllable);
+  killActorAction_->setEnabled(controllable);
+  sendActorAction_->setEnabled(controllable && !control_->demoMessageName(id).isEmpty());
   updateStatus();
 }
 
@@ -772,6 +980,7 @@ void MainWindow::setTheme(Theme theme) {
   for (QAction* a : themeActions_) a->setChecked(a->data().toInt() == static_cast<int>(theme));
   // Rows cache nothing colour-dependent, but painted views and labels need a fresh paint.
   for (View& v : views_) v.widget->update();
+  if (replay_) banner_->setText(replay_->banner());
   updateStatus();
 }
 
@@ -891,6 +1100,155 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   if (options_.useSettings) saveLayout();
   session_->stop();
   QMainWindow::closeEvent(event);
+}
+
+// -- replay --
+
+QString MainWindow::openRecording(const QString& file, std::optional<std::int64_t> session, bool ask) {
+  std::unique_ptr<ReplaySession> next;
+  try {
+    if (!session) {
+      const std::vector<SessionInfo> sessions = SessionReader(std::filesystem::path(file.toStdString())).sessions();
+      if (sessions.empty())
+        return QStringLiteral("\"%1\" is a recording with no session in it: the program that created it recorded "
+                              "nothing. Record into it again, or open another file.")
+            .arg(file);
+      if (sessions.size() == 1) {
+        session = sessions.front().id;
+      } else if (ask) {
+        session = chooseSession(this, file, sessions);
+        if (!session) return {};  // the user chose none: nothing to complain about
+      } else {
+        QStringList ids;
+        for (const SessionInfo& s : sessions) ids << QString::number(s.id);
+        return QStringLiteral("\"%1\" holds %2 sessions (%3): say which one to open with --session N.")
+            .arg(file)
+            .arg(sessions.size())
+            .arg(ids.join(QStringLiteral(", ")));
+      }
+    }
+    next = std::make_unique<ReplaySession>(file, *session, this);
+  } catch (const RecordingError& e) {
+    return QString::fromUtf8(e.what());  // it names the file, what is wrong and what to do
+  } catch (const std::exception& e) {
+    return QStringLiteral("Cannot replay \"%1\": %2").arg(file, QString::fromUtf8(e.what()));
+  }
+  // Opened: the live session stops (its recording, if any, ends with it), and the views forget it.
+  session_->stop();
+  frozen_.reset();
+  userPaused_ = false;
+  pauseAction_->setChecked(false);
+  resetViews();
+  replay_ = std::move(next);  // the last replay goes only now that no view points at its state
+  connect(replay_.get(), &Session::updated, this, &MainWindow::refreshViews);
+  connect(replay_.get(), &ReplaySession::cursorChanged, this, &MainWindow::updateStatus);
+  connect(replay_.get(), &ReplaySession::followingChanged, this, [this] {
+    banner_->setText(replay_->banner());
+    updateStatus();
+  });
+  connect(replay_.get(), &ReplaySession::rangeChanged, this, [this] {
+    // "did not end cleanly" can become "ended cleanly": the banner says what the file says now.
+    banner_->setText(replay_->banner());
+  });
+  rememberRecent(file);
+  applyMode();
+  setWindowTitle(replay_->title() + QStringLiteral(" — Actorscope"));
+  emit sessionChanged();
+  refreshViews();
+  statusBar()->showMessage(QStringLiteral("Replaying %1 (read-only)").arg(fitPath(file, statusBar()->width() / 2)), 6000);
+  return {};
+}
+
+void MainWindow::openRecordingFromUser(const QString& file, std::optional<std::int64_t> session) {
+  const QString error = openRecording(file, session, true);
+  if (!error.isEmpty()) showRecordingError(QStringLiteral("Could not open the recording"), error);
+}
+
+void MainWindow::showRecordingError(const QString& title, const QString& text) {
+  // Window-modal, not blocking: the window stays as it was behind it, and nothing waits on it.
+  auto* box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Ok, this);
+  box->setObjectName(QStringLiteral("recording-error"));
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->setWindowModality(Qt::WindowModal);
+  errorDialog_ = box;
+  box->open();
+  statusBar()->showMessage(text, 10000);
+}
+
+void MainWindow::closeRecording() {
+  if (!replay_) return;
+  resetViews();
+  replay_.reset();
+  setWindowTitle(QStringLiteral("Actorscope"));
+  applyMode();
+  emit sessionChanged();
+  refreshViews();
+}
+
+QStringList MainWindow::recentRecordings() const { return recent_; }
+
+void MainWindow::rememberRecent(const QString& file) {
+  const QString path = QFileInfo(file).absoluteFilePath();
+  recent_.removeAll(path);
+  recent_.prepend(path);
+  while (recent_.size() > kRecentMax) recent_.removeLast();
+  if (options_.useSettings) QSettings().setValue(QStringLiteral("recentRecordings"), recent_);
+  rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+  if (recentMenu_ == nullptr) return;
+  recentMenu_->clear();
+  for (const QString& path : recent_) {
+    QAction* a = recentMenu_->addAction(QFileInfo(path).fileName());
+    a->setToolTip(QDir::toNativeSeparators(path));
+    a->setStatusTip(QDir::toNativeSeparators(path));
+    a->setData(path);
+    connect(a, &QAction::triggered, this, [this, path] { openRecordingFromUser(path); });
+  }
+  if (recent_.isEmpty()) {
+    recentMenu_->addAction(QStringLiteral("(none yet)"))->setEnabled(false);
+    return;
+  }
+  recentMenu_->addSeparator();
+  connect(recentMenu_->addAction(QStringLiteral("Clear the List")), &QAction::triggered, this, [this] {
+    recent_.clear();
+    if (options_.useSettings) QSettings().remove(QStringLiteral("recentRecordings"));
+    rebuildRecentMenu();
+  });
+}
+
+void MainWindow::applyMode() {
+  const bool replay = replay_ != nullptr;
+  sessionBar_->setVisible(!replay);
+  replayBar_->setVisible(replay);
+  banner_->setText(replay ? replay_->banner() : QString());
+  for (const View& v : views_) {
+    const bool in = viewInMode(v);
+    if (v.dock != nullptr) {
+      v.dock->toggleViewAction()->setVisible(in);
+      // A view of one mode only (the timeline) comes with its mode and goes with it.
+      if (!in) v.dock->hide();
+      else if (v.descriptor->modes != ViewDescriptor::both) v.dock->show();
+    } else if (const int tab = central_->indexOf(v.widget); tab >= 0) {
+      central_->setTabVisible(tab, in);
+    }
+  }
+  updateActions();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  const QList<QUrl> urls = event->mimeData()->urls();
+  if (!urls.isEmpty() && urls.front().isLocalFile()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  const QList<QUrl> urls = event->mimeData()->urls();
+  if (urls.isEmpty() || !urls.front().isLocalFile()) return;
+  event->acceptProposedAction();
+  // Opened once the drop is over: a dialog (which session, an error) must not run inside it.
+  const QString file = urls.front().toLocalFile();
+  QTimer::singleShot(0, this, [this, file] { openRecordingFromUser(file); });
 }
 
 }  // namespace actorscope::gui

@@ -1,10 +1,15 @@
-// MainWindow: the observatory. A toolbar picks the scenario, the runtime and its threads, and
-// starts, pauses and stops the live session; the views sit in docks around a tabbed centre (graph,
-// actors, message flow, event log); the status bar shows the runtime, actors alive, messages/s,
-// events/s and dropped events. Only visible views are refreshed; hidden ones catch up when shown.
+// MainWindow: the observatory. It hosts one Session at a time: the live one (a toolbar picks the
+// scenario, the runtime and its threads, and starts, pauses and stops it) or a recording replayed
+// (File → Open Recording, a file dropped on the window, `actorscope FILE.db`), which a banner
+// names and a timeline dock scrubs. The views, made from one table (view_descriptors.hpp), sit in
+// docks around a tabbed centre and render the session's SystemState; the status bar shows the
+// runtime, actors alive, rates and dropped events. Only visible views are refreshed; hidden ones
+// catch up when shown.
 #pragma once
 
 #include "gui/live_session.hpp"
+#include "gui/replay_session.hpp"
+#include "gui/view_descriptors.hpp"
 #include "gui/theme.hpp"
 #include "gui/workload.hpp"
 
@@ -17,6 +22,7 @@
 
 #include <QElapsedTimer>
 #include <QMainWindow>
+#include <QPointer>
 
 #include <atomic>
 
@@ -25,10 +31,14 @@
 #include <vector>
 
 class QAction;
+class QDragEnterEvent;
+class QDropEvent;
 class QComboBox;
 class QDockWidget;
 class QLabel;
+class QMenu;
 class QSpinBox;
+class QToolBar;
 class QTabWidget;
 
 namespace actorscope::views {
@@ -45,6 +55,8 @@ class WarningsView;
 }  // namespace actorscope::views
 
 namespace actorscope::gui {
+
+class TimelineDock;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -72,28 +84,59 @@ class MainWindow : public QMainWindow {
   void stopRecording();
   bool paused() const noexcept { return userPaused_; }
 
+  /// The live session (the toolbar's). It exists, stopped, while a recording is shown.
   LiveSession& session() noexcept { return *session_; }
+  /// The session the views show: the live one, or the replayed recording.
+  Session& current() noexcept;
+  const Session& current() const noexcept;
+  /// The replayed recording, or nullptr when the live session is shown.
+  ReplaySession* replay() const noexcept { return replay_.get(); }
+
+  // -- replay --
+  /// Opens session `session` of the recording `file` read-only and shows it (the live session
+  /// stops). Without `session`: the file's only session; when it has several, a dialog asks which
+  /// (`ask`), or (not `ask`) it is refused with a message naming them. Returns "" on success,
+  /// otherwise what is wrong and what to do (the RecordingError's message); the window then shows
+  /// what it showed before.
+  QString openRecording(const QString& file, std::optional<std::int64_t> session = std::nullopt, bool ask = true);
+  /// openRecording() from the user's hand (menu, recent files, a drop): an error gets a dialog
+  /// (window-modal, not blocking) that names the file, says what is wrong and what to do.
+  void openRecordingFromUser(const QString& file, std::optional<std::int64_t> session = std::nullopt);
+  /// Back to the live session (stopped, its toolbar ready).
+  void closeRecording();
+  /// The recent recordings, newest first (File → Open Recent).
+  QStringList recentRecordings() const;
+  /// The last error dialog shown for a recording (or nullptr); for tests.
+  QWidget* lastErrorDialog() const noexcept { return errorDialog_; }
+  /// The banner that says a replay is shown, and what it is.
+  QLabel* banner() const noexcept { return banner_; }
+  TimelineDock* timeline() const noexcept;
   views::ActorSelection& selection() noexcept { return *selection_; }
   /// The state the views show now (the live one, or the frozen copy while paused).
   const observe::SystemState& shownState() const;
 
+  /// A view made from its ViewDescriptor.
   struct View {
     QString id;     ///< "supervision-tree", "actors", ...: also the screenshot's file name
     QString title;  ///< "Supervision tree"
     QWidget* widget;
-    views::StateView* view;
-    /// At most one refresh per this many ms: figures that change 30 times a second cannot be read,
-    /// and a table of thousands of rows need not be re-sorted that often.
+    views::StateView* view;  ///< nullptr for a view that does not render the state (benchmarks, timeline)
+    const ViewDescriptor* descriptor = nullptr;
+    QDockWidget* dock = nullptr;  ///< nullptr for a central tab
     int intervalMs = 100;
     bool dirty = false;
     qint64 lastMs = -1000000;
     const observe::SystemState* shown = nullptr;  ///< the state it was last given (it may keep a pointer)
   };
   const std::vector<View>& viewList() const noexcept { return views_; }
-  /// Brings a view to the front (raises its dock or switches the central tab); "benchmarks" is the
-  /// Benchmarks tab.
+  /// Brings a view to the front (raises its dock or switches the central tab).
   void showView(const QString& id);
+  /// The view with this id (nullptr if none).
+  const View* findView(const QString& id) const;
+  /// Whether the view is offered in the session shown now (the timeline only in a replay).
+  bool viewInMode(const View& v) const;
 
+  void showView(const View& v);
   views::SupervisionTreeView* treeView() const noexcept { return tree_; }
   views::SupervisionGraphView* graphView() const noexcept { return graph_; }
   views::ActorsView* actorsView() const noexcept { return actors_; }
@@ -122,12 +165,24 @@ class MainWindow : public QMainWindow {
  signals:
   /// The views show a new state.
   void refreshed();
+  /// Another session is shown (live ↔ replay, another recording).
+  void sessionChanged();
 
  protected:
   void closeEvent(QCloseEvent* event) override;
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
 
  private:
   void buildActions();
+  void buildFileMenu();
+  void rebuildRecentMenu();
+  void rememberRecent(const QString& file);
+  /// Shows the views and bars of the session shown now (live or replay), and the banner.
+  void applyMode();
+  /// The views forget the session they showed (before the state they point to goes away).
+  void resetViews();
+  void showRecordingError(const QString& title, const QString& text);
   void buildToolBar();
   void buildViews();
   void buildMenus();
@@ -159,6 +214,9 @@ class MainWindow : public QMainWindow {
   Workloads workloads_;
   Options options_;
   std::unique_ptr<LiveSession> session_;
+  std::unique_ptr<ReplaySession> replay_;
+  /// The views' ActorControl: it forwards to the shown session's control (none for a replay).
+  std::unique_ptr<views::ActorControl> control_;
   views::ActorSelection* selection_;
   std::unique_ptr<observe::SystemState> frozen_;
   bool userPaused_ = false;
@@ -186,6 +244,14 @@ class MainWindow : public QMainWindow {
   QTabWidget* central_ = nullptr;
   QDockWidget* warningsDock_ = nullptr;
   std::vector<QDockWidget*> docks_;
+  QToolBar* sessionBar_ = nullptr;
+  QToolBar* replayBar_ = nullptr;
+  QLabel* banner_ = nullptr;
+  QMenu* recentMenu_ = nullptr;
+  QAction* openAction_ = nullptr;
+  QAction* closeRecordingAction_ = nullptr;
+  QPointer<QWidget> errorDialog_;
+  QStringList recent_;  ///< without settings (tests, screenshots): kept for this run only
 
   QComboBox* scenarioBox_ = nullptr;
   QComboBox* runtimeBox_ = nullptr;
@@ -199,6 +265,7 @@ class MainWindow : public QMainWindow {
   QAction* sendActorAction_ = nullptr;
   QAction* findAction_ = nullptr;
   QAction* resetLayoutAction_ = nullptr;
+  QMenu* viewMenu_ = nullptr;
   std::vector<QAction*> themeActions_;
 
   QLabel* runtimeLabel_ = nullptr;

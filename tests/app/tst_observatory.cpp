@@ -465,7 +465,12 @@ class TestObservatory : public QObject {
     options.scenario = QStringLiteral("office");
     options.seconds = 0.5;
     const QStringList files = gui::takeScreenshots(window, options);
-    QCOMPARE(files.size(), static_cast<qsizetype>(window.viewList().size() + 2));
+    // One per view of a live session (the benchmarks come last, the timeline is a replay's), the window, the benchmarks.
+    qsizetype pictured = 0;
+    for (const auto& v : window.viewList())
+      if (v.id != QLatin1String("benchmarks") && window.viewInMode(v)) ++pictured;
+    QCOMPARE(pictured, qsizetype(9));
+    QCOMPARE(files.size(), pictured + 2);
     for (const QString& f : files) {
       const QImage image(f);
       QVERIFY2(!image.isNull() && image.width() > 50 && image.height() > 50, qPrintable(f));

@@ -162,10 +162,11 @@ void MessageFlowModel::update(const observe::SystemState& state) {
   using K = Lane::Kind;
   origin_ = state.first_time();
   now_ = state.time();
-  const TimePoint since = now_ - window_;
+  const TimePoint since = range_ ? range_->first : now_ - window_;
+  const TimePoint until = range_ ? range_->second : TimePoint::max();
   std::vector<const observe::MessageRecord*> window;
   for (const observe::MessageRecord& m : state.recent_messages())
-    if (m.sent >= since) window.push_back(&m);
+    if (m.sent >= since && m.sent <= until) window.push_back(&m);
 
   std::map<ActorId, Unit> crowdOf;
   std::vector<Unit> units = chooseLanes(state, window, crowdOf);

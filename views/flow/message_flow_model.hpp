@@ -19,6 +19,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace actorscope::views {
@@ -69,6 +70,10 @@ class MessageFlowModel : public KeyedTableModel<FlowMessage> {
   ActorId focus() const noexcept { return focus_; }
   void setWindow(Duration window) { window_ = window; }
   Duration window() const noexcept { return window_; }
+  /// Shows the messages sent in [from, to] instead of the window before the state's time (a replay's
+  /// timeline zooms the chart to a range it selected); nullopt: the window again.
+  void setRange(std::optional<std::pair<TimePoint, TimePoint>> range) { range_ = range; }
+  const std::optional<std::pair<TimePoint, TimePoint>>& range() const noexcept { return range_; }
   void setMaxMessages(int n) { maxMessages_ = n; }
   void setMaxLanes(int n) { maxLanes_ = n; }
 
@@ -112,6 +117,7 @@ class MessageFlowModel : public KeyedTableModel<FlowMessage> {
 
   ActorId focus_{};
   Duration window_ = std::chrono::seconds(5);
+  std::optional<std::pair<TimePoint, TimePoint>> range_;
   int maxMessages_ = 400;
   int maxLanes_ = 8;
   std::vector<Lane> lanes_;

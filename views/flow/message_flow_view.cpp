@@ -357,12 +357,23 @@ void MessageFlowView::setState(const observe::SystemState& state) {
                   .arg(window_->currentData().toInt())
                   .arg(summary);
   }
+  if (const auto& range = model_->range())
+    summary = QStringLiteral("zoomed to %1 – %2 · %3")
+                  .arg(formatSince(range->first, state.first_time()), formatSince(range->second, state.first_time()), summary);
   summary_->setText(summary);
+}
+
+void MessageFlowView::setTimeRange(std::optional<std::pair<TimePoint, TimePoint>> range) {
+  model_->setRange(range);
+  window_->setEnabled(!range.has_value());  // a range replaces the window
+  if (state_ != nullptr) setState(*state_);
 }
 
 void MessageFlowView::resetSession() {
   state_ = nullptr;
   model_->reset();
+  model_->setRange(std::nullopt);
+  window_->setEnabled(true);
   summary_->clear();
 }
 

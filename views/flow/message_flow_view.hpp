@@ -10,6 +10,8 @@
 #include <QWidget>
 
 #include <cstdint>
+#include <optional>
+#include <utility>
 #include <vector>
 
 class QCheckBox;
@@ -61,6 +63,9 @@ class MessageFlowView : public QWidget, public StateView {
 
   void setState(const observe::SystemState& state) override;
   void resetSession() override;
+  /// Zooms the chart to the messages sent in [from, to] (a replay's selected range); nullopt: back
+  /// to the window before the state's time.
+  void setTimeRange(std::optional<std::pair<TimePoint, TimePoint>> range);
   MessageFlowModel* model() const noexcept { return model_; }
   /// Draws these messages (by trace) emphasised, e.g. a chain of causes (CauseChainView's
   /// highlightRequested); empty for none.

@@ -1,0 +1,221 @@
+// A recorded session read back: the state at a cursor, coalesced cursor moves, and following a
+// session that is still being written.
+#include "gui/replay_session.hpp"
+
+#include "common/format.hpp"
+
+#include <QElapsedTimer>
+#include <QFileInfo>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace actorscope::gui {
+namespace {
+
+using observe::EventKind;
+
+bool isFailure(const observe::Event& e) {
+  return e.kind == EventKind::failed || e.kind == EventKind::killed ||
+         (e.kind == EventKind::message_handled && e.failed);
+}
+bool isMessage(const observe::Event& e) {
+  return e.kind == EventKind::message_sent || e.kind == EventKind::message_handled;
+}
+
+QString escaped(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
+
+}  // namespace
+
+ReplaySession::ReplaySession(const QString& file, std::int64_t session, QObject* parent)
+    : Session(parent), file_(file) {
+  reader_ = std::make_unique<SessionReader>(std::filesystem::path(file.toStdString()));
+  info_ = reader_->session(session);  // throws no_such_session
+  following_ = !info_.ended_cleanly() &&
+               std::chrono::system_clock::now() - info_.updated_at < kFollowRecency;
+  // A followed session opens at its tail, where the program is now; a finished one at its start,
+  // where the story begins.
+  atTail_ = following_;
+  cursor_ = following_ ? info_.end_time : info_.start_time;
+  computeState();
+  followTimer_.setInterval(100);
+  connect(&followTimer_, &QTimer::timeout, this, &ReplaySession::poll);
+  // A session without an end is rechecked even when its writer looks gone: it may only be slow.
+  if (!info_.ended_cleanly()) followTimer_.start();
+}
+
+ReplaySession::~ReplaySession() = default;
+
+QString ReplaySession::title() const {
+  return QStringLiteral("%1 · session %2 (replay)").arg(QFileInfo(file_).fileName()).arg(info_.id);
+}
+
+QString ReplaySession::banner() const {
+  const QString what = !info_.scenario.empty()
+                           ? QStringLiteral("scenario <b>%1</b>").arg(escaped(info_.scenario))
+                           : QStringLiteral("a program's own recording");
+  QString detail = QString::fromUtf8(to_string(info_.detail).data(), static_cast<int>(to_string(info_.detail).size()));
+  if (info_.detail == Detail::sampled) detail += QStringLiteral(" (1 message in %1)").arg(info_.sample_every);
+  QString ending;
+  if (info_.ended_cleanly())
+    ending = QStringLiteral("ended cleanly");
+  else if (following_)
+    ending = QStringLiteral("<b>still being written</b> — following it");
+  else
+    ending = QStringLiteral("<b>did not end cleanly</b> (its program stopped without closing it)");
+  return QStringLiteral("<b>REPLAY</b> of <b>%1</b> · session %2 · %3 · %4, %5 threads · detail %6 · %7 · %8")
+      .arg(QFileInfo(file_).fileName().toHtmlEscaped())
+      .arg(info_.id)
+      .arg(what, escaped(info_.runtime))
+      .arg(info_.threads)
+      .arg(detail, views::formatDuration(info_.duration()), ending);
+}
+
+void ReplaySession::setCursor(TimePoint t) {
+  t = std::clamp(t, info_.start_time, info_.end_time);
+  atTail_ = following_ && t >= info_.end_time;
+  if (t == cursor_ && !pending_) return;
+  cursor_ = t;
+  emit cursorChanged(t);
+  if (pending_) return;  // the scheduled computation will take the latest cursor
+  pending_ = true;
+  QTimer::singleShot(0, this, [this] {
+    if (pending_) computeState();
+  });
+}
+
+void ReplaySession::setCursorNow(TimePoint t) {
+  t = std::clamp(t, info_.start_time, info_.end_time);
+  atTail_ = following_ && t >= info_.end_time;
+  const bool moved = t != cursor_;
+  cursor_ = t;
+  if (moved) emit cursorChanged(t);
+  computeState();
+}
+
+void ReplaySession::computeState() {
+  pending_ = false;
+  QElapsedTimer timer;
+  timer.start();
+  // The views keep a pointer to state_: it is assigned in place, never replaced.
+  state_ = reader_->state_at(info_.id, cursor_);
+  computedFor_ = cursor_;
+  lastStateNs_ = static_cast<std::uint64_t>(timer.nsecsElapsed());
+  emit updated();
+}
+
+void ReplaySession::goLive() {
+  setCursor(info_.end_time);
+  atTail_ = following_;
+}
+
+void ReplaySession::poll() {
+  SessionInfo now;
+  try {
+    now = reader_->session(info_.id);
+  } catch (const RecordingError&) {
+    // A moment's lock or a write in progress: the next poll tries again. What is shown stays.
+    return;
+  }
+  const bool grew = now.end_time != info_.end_time;
+  const bool ended = now.ended_cleanly() && !info_.ended_cleanly();
+  const bool writing = !now.ended_cleanly() && std::chrono::system_clock::now() - now.updated_at < kFollowRecency;
+  info_ = now;
+  if (grew) emit rangeChanged();
+  if (writing != following_) {
+    following_ = writing;
+    if (!writing) atTail_ = false;
+    emit followingChanged(following_);
+  }
+  if (ended) followTimer_.stop();
+  if (grew && atTail_) setCursor(info_.end_time);
+  else if (ended) emit updated();  // the banner changes: the views' picture is the same
+}
+
+// -- TODO(store20): replace the three below by SessionReader::density, markers and adjacent_event. --
+
+std::vector<DensityBucket> ReplaySession::density(TimePoint from, TimePoint to, std::size_t buckets) const {
+  std::vector<DensityBucket> out;
+  if (buckets == 0 || to <= from) return out;
+  out.resize(buckets);
+  const auto span = to - from;
+  for (std::size_t i = 0; i < buckets; ++i) {
+    out[i].from = from + span * static_cast<std::int64_t>(i) / static_cast<std::int64_t>(buckets);
+    out[i].to = from + span * static_cast<std::int64_t>(i + 1) / static_cast<std::int64_t>(buckets);
+  }
+  EventFilter filter;
+  filter.from = from;
+  filter.to = to;
+  reader_->for_each_event(info_.id, filter, [&](const observe::Event& e) {
+    const auto offset = e.time - from;
+    auto i = static_cast<std::size_t>(offset.count() * static_cast<long double>(buckets) / span.count());
+    i = std::min(i, buckets - 1);
+    if (isFailure(e))
+      ++out[i].failures;
+    else if (isMessage(e))
+      ++out[i].messages;
+    else
+      ++out[i].lifecycle;
+    return true;
+  });
+  return out;
+}
+
+std::vector<TimelineMarker> ReplaySession::markers(TimePoint from, TimePoint to, std::size_t limit) const {
+  std::vector<TimelineMarker> out;
+  // A restart is a spawn, under the same parent and with the same name, of an actor that failed or
+  // was killed: what a supervisor does. Names are learnt from the whole session up to `to`.
+  std::map<ActorId, std::pair<ActorId, std::string>> who;  // actor -> (parent, name)
+  std::set<std::pair<ActorId, std::string>> ended;
+  EventFilter filter;
+  filter.to = to;
+  filter.kinds = {EventKind::spawned, EventKind::failed, EventKind::killed};
+  reader_->for_each_event(info_.id, filter, [&](const observe::Event& e) {
+    if (e.kind == EventKind::spawned) {
+      who[e.actor] = {e.peer, e.name};
+      const bool restart = !e.name.empty() && ended.erase({e.peer, e.name}) > 0;
+      if (restart && e.time >= from)
+        out.push_back({TimelineMarker::Kind::restart, e.time, e.actor, e.seq, "restarted " + e.name});
+    } else {
+      const auto w = who.find(e.actor);
+      const std::string name = w != who.end() && !w->second.second.empty() ? w->second.second : e.actor.to_string();
+      if (w != who.end() && !w->second.second.empty()) ended.insert(w->second);
+      if (e.time >= from) {
+        const bool failed = e.kind == EventKind::failed;
+        out.push_back({failed ? TimelineMarker::Kind::failure : TimelineMarker::Kind::kill, e.time, e.actor, e.seq,
+                       (failed ? "failed: " : "killed: ") + name + (e.text.empty() ? "" : " — " + e.text)});
+      }
+    }
+    return out.size() < limit;
+  });
+  return out;
+}
+
+std::optional<observe::Event> ReplaySession::adjacentEvent(TimePoint t, bool forward, ActorId actor,
+                                                           std::vector<observe::EventKind> kinds) const {
+  EventFilter filter;
+  if (actor.is_valid()) filter.actors = {actor};
+  filter.kinds = std::move(kinds);
+  std::optional<observe::Event> found;
+  if (forward) {
+    filter.from = t + Duration(1);
+    reader_->for_each_event(info_.id, filter, [&](const observe::Event& e) {
+      if (e.time <= t) return true;
+      if (actor.is_valid() && e.actor != actor) return true;  // its peer's event, not its own
+      found = e;
+      return false;
+    });
+  } else {
+    // Backwards: stream [start, t) and keep the last one. The adapter reads more than the real
+    // query will (which walks the index backwards); it is only until store20 lands.
+    filter.to = t - Duration(1);
+    reader_->for_each_event(info_.id, filter, [&](const observe::Event& e) {
+      if (e.time < t && (!actor.is_valid() || e.actor == actor)) found = e;
+      return true;
+    });
+  }
+  return found;
+}
+
+}  // namespace actorscope::gui

@@ -1,0 +1,123 @@
+// ReplaySession: a recorded session read back for the views. It owns a read-only SessionReader, the
+// session's id and a cursor on the runtime's clock; the state it shows is SessionReader::state_at
+// the cursor. Moving the cursor is coalesced: setCursor() only remembers the time and schedules one
+// computation (a 0 ms single-shot timer), so that a drag of a hundred mouse moves computes the
+// state for the latest position only, never for every one in between.
+//
+// A session that is still being written (no end time, written to lately) is followed: a timer
+// re-reads its end every 100 ms, the range grows, and while the cursor is at the tail ("live") it
+// moves with it. The user can scrub back meanwhile; goLive() returns to the tail. When the writer
+// ends the session, endedChanged() says so and the following stops.
+#pragma once
+
+#include "gui/session.hpp"
+
+#include <actorscope/storage/session_reader.hpp>
+
+#include <QElapsedTimer>
+#include <QString>
+#include <QTimer>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace actorscope::gui {
+
+// TODO(store20): these three types and ReplaySession's density(), markers() and adjacentEvent()
+// mirror the API SessionReader gains on branch store20 (storage/session_reader_timeline.cpp). Until
+// it lands on main they are computed here from SessionReader::for_each_event; then they become
+// aliases of actorscope::DensityBucket / TimelineMarker and the methods forward to the reader.
+struct DensityBucket {
+  TimePoint from{}, to{};
+  std::uint32_t lifecycle = 0, messages = 0, failures = 0;
+};
+struct TimelineMarker {
+  enum class Kind : std::uint8_t { failure, kill, restart };
+  Kind kind = Kind::failure;
+  TimePoint time{};
+  ActorId actor{};
+  std::uint64_t seq = 0;
+  std::string label;
+};
+
+class ReplaySession : public Session {
+  Q_OBJECT
+ public:
+  /// Opens `file` read-only and session `session` in it, with the cursor at the session's start
+  /// (or, for a session still being written, at its tail). Throws RecordingError.
+  ReplaySession(const QString& file, std::int64_t session, QObject* parent = nullptr);
+  ~ReplaySession() override;
+
+  // Session
+  const observe::SystemState& state() const override { return state_; }
+  bool isLive() const override { return false; }
+  QString title() const override;
+  QString banner() const override;
+  views::ActorControl* control() override { return nullptr; }
+  std::optional<TimeRange> timeRange() const override { return TimeRange{info_.start_time, info_.end_time}; }
+  TimePoint cursor() const override { return cursor_; }
+
+  const QString& file() const noexcept { return file_; }
+  const SessionReader& reader() const noexcept { return *reader_; }
+  const SessionInfo& info() const noexcept { return info_; }
+  std::int64_t sessionId() const noexcept { return info_.id; }
+
+  /// Moves the cursor (clamped to the range). The state follows on the event loop's next turn,
+  /// computed once for the latest cursor however many moves came meanwhile.
+  void setCursor(TimePoint t);
+  /// Moves the cursor and computes the state now (tests, screenshots, the benchmark).
+  void setCursorNow(TimePoint t);
+  /// Whether a cursor move waits for its state.
+  bool pending() const noexcept { return pending_; }
+
+  /// The session is still being written by another program (or this one): its range grows.
+  bool following() const noexcept { return following_; }
+  /// The cursor is at the tail of a followed session and moves with it.
+  bool atTail() const noexcept { return atTail_; }
+  /// Moves the cursor to the end (and, while following, keeps it there).
+  void goLive();
+  /// Re-reads the session's end (what the follow timer does every 100 ms). Public for tests.
+  void poll();
+
+  /// Events per bucket over [from, to], by kind. See the TODO(store20) above.
+  std::vector<DensityBucket> density(TimePoint from, TimePoint to, std::size_t buckets) const;
+  /// Failures, kills and restarts in [from, to].
+  std::vector<TimelineMarker> markers(TimePoint from, TimePoint to, std::size_t limit = 10000) const;
+  /// The nearest event strictly after (forward) or before `t`, of `actor` (invalid: any actor) and
+  /// of one of `kinds` (empty: any).
+  std::optional<observe::Event> adjacentEvent(TimePoint t, bool forward, ActorId actor = {},
+                                              std::vector<observe::EventKind> kinds = {}) const;
+
+  /// How long the last state computation took (ns).
+  std::uint64_t lastStateNs() const noexcept { return lastStateNs_; }
+
+  /// "still being written" when a session without an end time was written to within this long.
+  static constexpr auto kFollowRecency = std::chrono::seconds(10);
+
+ signals:
+  /// The cursor moved (before its state is computed).
+  void cursorChanged(actorscope::TimePoint t);
+  /// The range grew (a followed session).
+  void rangeChanged();
+  /// The writer ended the session (or stopped writing): following() changed.
+  void followingChanged(bool following);
+
+ private:
+  void computeState();
+  void refreshInfo();
+
+  QString file_;
+  std::unique_ptr<SessionReader> reader_;
+  SessionInfo info_;
+  observe::SystemState state_;
+  TimePoint cursor_{};
+  TimePoint computedFor_ = TimePoint::min();
+  bool pending_ = false;
+  bool following_ = false;
+  bool atTail_ = false;
+  QTimer followTimer_;
+  std::uint64_t lastStateNs_ = 0;
+};
+
+}  // namespace actorscope::gui

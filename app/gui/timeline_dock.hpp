@@ -1,0 +1,89 @@
+// TimelineDock: the replay's timeline and its controls. It shows the strip (views::TimelineWidget)
+// for the replayed session's whole range, fed with ReplaySession::density and markers, and drives
+// the session's cursor: dragging, Play/Pause at 0.1×, 1×, 10× or 100×, jumps to the start and the
+// end ("Go live" while a recording is followed), steps to the previous or next event of the
+// selected actor and to the previous or next failure. With the strip focused: Space plays or
+// pauses, ←/→ step (Shift: ten times further), Home/End jump. A range selected on the strip zooms
+// the message flow to it. Every cursor move goes through ReplaySession::setCursor, which computes
+// the state once for the latest move: a fast drag never queues a state per mouse move.
+#pragma once
+
+#include "gui/replay_session.hpp"
+
+#include <QElapsedTimer>
+#include <QPointer>
+#include <QTimer>
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QToolButton;
+
+namespace actorscope::views {
+class TimelineWidget;
+}
+
+namespace actorscope::gui {
+
+class MainWindow;
+
+class TimelineDock : public QWidget {
+  Q_OBJECT
+ public:
+  explicit TimelineDock(MainWindow* window);
+
+  views::TimelineWidget* strip() const noexcept { return strip_; }
+
+  /// The play speeds offered, in the speed box's order.
+  static constexpr double kSpeeds[] = {0.1, 1.0, 10.0, 100.0};
+  bool playing() const noexcept { return playTimer_.isActive(); }
+  void setPlaying(bool on);
+  double speed() const;
+  void setSpeed(double speed);
+
+  /// One step back or forward: a hundredth of the range (`large`: a tenth).
+  void step(bool forward, bool large);
+  void jumpToStart();
+  /// The end; while the recording is followed, the tail (the cursor then moves with it).
+  void jumpToEnd();
+  /// The previous or next event of the selected actor (of any actor with none selected). Returns
+  /// false, and says so in the status bar, when there is none.
+  bool stepToEvent(bool forward);
+  /// The previous or next failure (an actor that failed). False when there is none.
+  bool stepToFailure(bool forward);
+  /// What the last step said when it found nothing ("No later failure").
+  const QString& note() const noexcept { return note_; }
+
+ protected:
+  void keyPressEvent(QKeyEvent* event) override;
+
+ private:
+  void attach();
+  /// Recomputes the density and the markers for the range and the strip's width (coalesced).
+  void scheduleData();
+  void refreshData();
+  void showCursor(TimePoint t);
+  void tick();
+  void moveTo(TimePoint t);
+  void zoomFlow(TimePoint from, TimePoint to);
+  QToolButton* button(const QString& icon, const QString& text, const QString& tip);
+
+  MainWindow* window_;
+  QPointer<ReplaySession> replay_;
+  views::TimelineWidget* strip_;
+  QToolButton* play_;
+  QToolButton* live_;
+  QToolButton* unzoom_;
+  QComboBox* speed_;
+  QLabel* time_;
+  QLabel* legend_;
+  QTimer playTimer_;
+  QElapsedTimer playClock_;
+  TimePoint playBase_{};
+  QTimer dataTimer_;
+  QElapsedTimer sinceData_;
+  std::vector<TimelineMarker> markers_;
+  QString note_;
+};
+
+}  // namespace actorscope::gui

@@ -1,0 +1,75 @@
+// The table of views.
+#include "gui/view_descriptors.hpp"
+
+#include "gui/main_window.hpp"
+#include "gui/timeline_dock.hpp"
+
+#include "actors/actors_view.hpp"
+#include "bench/benchmarks_view.hpp"
+#include "events/event_log_view.hpp"
+#include "flow/message_flow_view.hpp"
+#include "groups/process_groups_view.hpp"
+#include "inspector/actor_inspector.hpp"
+#include "timers/timers_view.hpp"
+#include "tree/supervision_graph_view.hpp"
+#include "tree/supervision_tree_view.hpp"
+#include "warnings/warnings_view.hpp"
+
+#include <actorscope/benchmarks/history_store.hpp>
+
+#include <QFileInfo>
+
+namespace actorscope::gui {
+namespace {
+
+using Place = ViewDescriptor::Place;
+
+/// A view that takes (selection, control), as every state view does.
+template <class V>
+std::function<QWidget*(const ViewContext&)> plain() {
+  return [](const ViewContext& c) -> QWidget* { return new V(c.selection, c.control); };
+}
+
+QWidget* makeBenchmarks(const ViewContext& c) {
+  auto* bench = new views::BenchmarksView;
+  bench->setHistorySource([](const std::string& benchmark) -> std::vector<bench::HistoryPoint> {
+    const std::string path = bench::default_history_path();
+    if (!QFileInfo::exists(QString::fromStdString(path))) return {};  // reading must not create it
+    return bench::HistoryStore(path).history(benchmark);
+  });
+  MainWindow* w = c.window;
+  QObject::connect(bench, &views::BenchmarksView::runRequested, w, [w](const bench::RunOptions& o) { w->runBenchmarks(o); });
+  QObject::connect(bench, &views::BenchmarksView::cancelRequested, w, [w] { w->cancelBenchmarks(); });
+  return bench;
+}
+
+}  // namespace
+
+const std::vector<ViewDescriptor>& viewDescriptors() {
+  static const std::vector<ViewDescriptor> table = {
+      // The centre's tabs (Ctrl+1… in this order).
+      {"supervision-graph", "Supervision graph", "graph", Place::central, 250, true, ViewDescriptor::both,
+       plain<views::SupervisionGraphView>()},
+      {"actors", "Actors", "table", Place::central, 250, true, ViewDescriptor::both, plain<views::ActorsView>()},
+      {"message-flow", "Message flow", "flow", Place::central, 100, false, ViewDescriptor::both,
+       plain<views::MessageFlowView>()},
+      {"event-log", "Event log", "events", Place::central, 100, false, ViewDescriptor::both,
+       plain<views::EventLogView>()},
+      {"benchmarks", "Benchmarks", "table", Place::central, 0, false, ViewDescriptor::both, makeBenchmarks},
+      // Docks.
+      {"supervision-tree", "Supervision tree", "tree", Place::left, 250, true, ViewDescriptor::both,
+       plain<views::SupervisionTreeView>()},
+      {"inspector", "Inspector", "inspector", Place::right, 100, false, ViewDescriptor::both,
+       plain<views::ActorInspector>()},
+      {"warnings", "Warnings", "warnings", Place::bottom, 500, true, ViewDescriptor::both,
+       plain<views::WarningsView>()},
+      {"process-groups", "Process groups", "groups", Place::bottom, 250, false, ViewDescriptor::both,
+       plain<views::ProcessGroupsView>()},
+      {"timers", "Timers", "timers", Place::bottom, 250, false, ViewDescriptor::both, plain<views::TimersView>()},
+      {"timeline", "Timeline", "timers", Place::top, 0, false, ViewDescriptor::replay,
+       [](const ViewContext& c) -> QWidget* { return new TimelineDock(c.window); }},
+  };
+  return table;
+}
+
+}  // namespace actorscope::gui
