@@ -25,9 +25,33 @@ namespace {
 
 int run_help(std::vector<std::string> args);
 
+int (*open_handler)(std::vector<std::string>) = nullptr;
+
+int run_open(std::vector<std::string> args) {
+  if (open_handler == nullptr) {
+    std::fprintf(stderr, "actorscope open: this program has no observatory to open a recording in\n");
+    return 1;
+  }
+  return open_handler(std::move(args));
+}
+
+constexpr std::string_view kOpenUsage =
+    "usage: actorscope open FILE.db [--session N] [--at T] [--theme system|light|dark]\n"
+    "       actorscope FILE.db ...   (the same: a first argument that is a file, or ends in .db)\n"
+    "\n"
+    "Opens the observatory on a recording, read-only: a timeline of the whole session, and every view\n"
+    "showing the state at its cursor. A recording still being written (a program with an as::Recorder\n"
+    "attached) is followed as it grows.\n"
+    "\n"
+    "  --session N  the session to replay; a file with several asks which one without it\n"
+    "  --at T       where the cursor starts, from the session's start: 1.5 (seconds), 1.5s, 250ms, 2m\n"
+    "\n"
+    "Pictures of a replay without a display: actorscope --screenshot DIR --open FILE.db --at T\n";
+
 const std::vector<Command>& table() {
   static const std::vector<Command> list = {
       {"help", "show the commands, or one command's usage", "usage: actorscope help [COMMAND]\n", run_help},
+      {"open", "replay a recording in the observatory (also: actorscope FILE.db)", kOpenUsage, run_open},
       {"runtimes", "list the runtimes this build can run actors on",
        "usage: actorscope runtimes\n\nPrints the runtime names that make_runtime() and --runtime accept.\n",
        run_runtimes},
@@ -77,6 +101,8 @@ int run_runtimes(std::vector<std::string> args) {
   for (const std::string& name : runtime_names()) std::printf("%s\n", name.c_str());
   return 0;
 }
+
+void set_open_handler(int (*open)(std::vector<std::string> args)) { open_handler = open; }
 
 std::span<const Command> commands() {
   return table();

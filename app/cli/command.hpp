@@ -22,6 +22,10 @@ struct Command {
 /// Every subcommand, in the order `actorscope help` lists them.
 std::span<const Command> commands();
 
+/// `actorscope open FILE`: the observatory replays the recording. The command-line library has no
+/// GUI: the program registers how to open one (main.cpp); without it, `open` says it cannot.
+void set_open_handler(int (*open)(std::vector<std::string> args));
+
 /// Runs `actorscope <argv...>` (argv without the program name); returns the exit code. Usage
 /// mistakes (ArgError) print the message and return 2; other failures print and return 1.
 int dispatch(std::vector<std::string> argv);

@@ -381,6 +381,10 @@ void MainWindow::buildToolBar() {
   banner_->setObjectName(QStringLiteral("replay-banner"));
   banner_->setTextFormat(Qt::RichText);
   banner_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+  banner_->setContentsMargins(8, 3, 8, 3);
+  banner_->setAutoFillBackground(true);
+  banner_->setBackgroundRole(QPalette::ToolTipBase);  // not the live window's grey: a replay stands out
+  banner_->setForegroundRole(QPalette::ToolTipText);
   replayBar_->addWidget(banner_);
   replayBar_->addAction(openAction_);
   replayBar_->addAction(closeRecordingAction_);
@@ -1159,9 +1163,10 @@ QString MainWindow::openRecording(const QString& file, std::optional<std::int64_
   return {};
 }
 
-void MainWindow::openRecordingFromUser(const QString& file, std::optional<std::int64_t> session) {
+QString MainWindow::openRecordingFromUser(const QString& file, std::optional<std::int64_t> session) {
   const QString error = openRecording(file, session, true);
   if (!error.isEmpty()) showRecordingError(QStringLiteral("Could not open the recording"), error);
+  return error;
 }
 
 void MainWindow::showRecordingError(const QString& title, const QString& text) {

@@ -101,7 +101,7 @@ class MainWindow : public QMainWindow {
   QString openRecording(const QString& file, std::optional<std::int64_t> session = std::nullopt, bool ask = true);
   /// openRecording() from the user's hand (menu, recent files, a drop): an error gets a dialog
   /// (window-modal, not blocking) that names the file, says what is wrong and what to do.
-  void openRecordingFromUser(const QString& file, std::optional<std::int64_t> session = std::nullopt);
+  QString openRecordingFromUser(const QString& file, std::optional<std::int64_t> session = std::nullopt);
   /// Back to the live session (stopped, its toolbar ready).
   void closeRecording();
   /// The recent recordings, newest first (File → Open Recent).

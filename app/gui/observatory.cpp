@@ -12,7 +12,10 @@
 #include <QApplication>
 #include <QtGlobal>
 
+#include <charconv>
+#include <cmath>
 #include <cstdio>
+#include <limits>
 #include <cstdlib>
 #include <optional>
 
@@ -20,14 +23,22 @@ namespace actorscope::gui {
 
 const char* const kObservatoryUsage =
     "usage: actorscope [--scenario NAME] [--runtime asio|qt] [--threads N] [--theme system|light|dark]\n"
+    "       actorscope FILE.db [--session N] [--at T]        (also: actorscope open FILE.db ...)\n"
     "       actorscope --screenshot DIR [--scenario NAME] [--runtime R] [--threads N] [--seconds S] [--theme "
     "T]\n"
+    "       actorscope --screenshot DIR --open FILE.db [--session N] [--at T] [--theme T]\n"
     "\n"
     "Without a command, actorscope opens the observatory: the scenario (default: supervision) runs live\n"
-    "on the runtime (default: asio, 2 threads) and every view follows it.\n"
+    "on the runtime (default: asio, 2 threads) and every view follows it. Given a recording, it replays\n"
+    "it instead (read-only); a recording that is still being written is followed as it grows.\n"
     "\n"
-    "  --screenshot DIR  run the scenario offscreen for S seconds (default 3), save one PNG per view\n"
-    "                    and window.png into DIR, and exit\n";
+    "  --open FILE       replay this recording (the same as giving FILE alone)\n"
+    "  --session N       which session of the file (asked in a dialog when the file has several)\n"
+    "  --at T            put the cursor at T from the session's start: seconds (1.5), or with a unit\n"
+    "                    (1.5s, 250ms, 2m)\n"
+    "  --screenshot DIR  run the scenario offscreen for S seconds (default 3), or replay the recording at\n"
+    "                    T, save one PNG per view (and timeline.png for a replay) and window.png into\n"
+    "                    DIR, and exit\n";
 
 namespace {
 
@@ -38,6 +49,9 @@ struct Choices {
   std::optional<Theme> theme;
   std::optional<std::string> screenshotDir;
   double seconds = 3.0;
+  std::optional<std::string> open;       ///< a recording to replay
+  std::optional<std::int64_t> session;   ///< which of its sessions
+  std::optional<Duration> at;            ///< the cursor, from the session's start
 };
 
 std::string joined(const std::vector<std::string>& names) {
@@ -60,7 +74,28 @@ std::string tidy(std::string message) {
   return message;
 }
 
-Choices parse(std::vector<std::string> args, const Workloads& workloads) {
+}  // namespace
+
+std::optional<Duration> parseOffset(const std::string& text) {
+  // A number, then an optional unit: "1.5", "1.5s", "250ms", "2m", "800us".
+  double value = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (ec != std::errc{} || !std::isfinite(value) || value < 0) return std::nullopt;
+  const std::string unit(ptr, end);
+  double seconds = 0;
+  if (unit.empty() || unit == "s") seconds = value;
+  else if (unit == "ms") seconds = value / 1e3;
+  else if (unit == "us") seconds = value / 1e6;
+  else if (unit == "m" || unit == "min") seconds = value * 60;
+  else return std::nullopt;
+  if (seconds > 1e7) return std::nullopt;
+  return std::chrono::duration_cast<Duration>(std::chrono::duration<double>(seconds));
+}
+
+namespace {
+
+Choices parse(std::vector<std::string> args, const Workloads& workloads, bool needRecording) {
   cli::Args a("", std::move(args));
   Choices c;
   std::vector<std::string> scenarioNames;
@@ -69,17 +104,38 @@ Choices parse(std::vector<std::string> args, const Workloads& workloads) {
       std::find(scenarioNames.begin(), scenarioNames.end(), "supervision") != scenarioNames.end()
           ? "supervision"
           : (scenarioNames.empty() ? std::string() : scenarioNames.front());
-  c.scenario = a.value_or("scenario", fallback);
-  c.runtime = a.value_or("runtime", "asio");
-  c.threads = static_cast<unsigned>(a.integer("threads", 1, 64).value_or(2));
+  const auto scenario = a.value("scenario");
+  const auto runtime = a.value("runtime");
+  const auto threads = a.integer("threads", 1, 64);
+  c.scenario = scenario.value_or(fallback);
+  c.runtime = runtime.value_or("asio");
+  c.threads = static_cast<unsigned>(threads.value_or(2));
   if (auto t = a.value("theme")) {
     c.theme = themeFromName(QString::fromStdString(*t));
     if (!c.theme) throw a.error("--theme must be system, light or dark, not \"" + *t + "\"");
   }
   c.screenshotDir = a.value("screenshot");
   const auto seconds = a.seconds("seconds", 600);
-  a.finish();
+  c.open = a.value("open");
+  c.session = a.integer("session", 1, std::numeric_limits<std::int64_t>::max());
+  if (auto at = a.value("at")) {
+    c.at = parseOffset(*at);
+    if (!c.at)
+      throw a.error("--at must be a time from the session's start, in seconds (1.5) or with a unit (1.5s, 250ms, "
+                    "2m), not \"" + *at + "\"");
+  }
+  const auto files = a.positionals();
+  if (!files.empty()) {
+    if (c.open) throw a.error("give the recording once: \"" + files.front() + "\" and --open " + *c.open);
+    c.open = files.front();
+  }
+  a.finish(1, "one recording");
+  if (needRecording && !c.open) throw a.error("open needs a recording: actorscope open FILE.db");
   if (seconds && !c.screenshotDir) throw a.error("--seconds goes with --screenshot DIR");
+  if (seconds && c.open) throw a.error("--seconds is how long a live scenario runs; a replay's picture is taken --at T");
+  if ((c.session || c.at) && !c.open) throw a.error("--session and --at go with a recording (FILE.db or --open FILE)");
+  if (c.open && (scenario || runtime || threads))
+    throw a.error("--scenario, --runtime and --threads choose a live session; a recording replays what it recorded");
   if (seconds) c.seconds = *seconds;
   if (scenarioNames.empty()) throw a.error("this build has no demo scenarios to run");
   if (std::find(scenarioNames.begin(), scenarioNames.end(), c.scenario) == scenarioNames.end())
@@ -118,10 +174,10 @@ void quietOffscreenNoise(QtMsgType type, const QMessageLogContext& context, cons
 
 }  // namespace
 
-int runObservatory(int argc, char** argv, std::vector<std::string> args, Workloads workloads) {
+int runObservatory(int argc, char** argv, std::vector<std::string> args, Workloads workloads, bool needRecording) {
   Choices choices;
   try {
-    choices = parse(std::move(args), workloads);
+    choices = parse(std::move(args), workloads, needRecording);
   } catch (const cli::ArgError& e) {
     std::fprintf(stderr, "%s\n", tidy(e.what()).c_str());
     return 2;
@@ -144,6 +200,7 @@ int runObservatory(int argc, char** argv, std::vector<std::string> args, Workloa
         "  - on a desktop, run it from a terminal inside the desktop session;\n"
         "  - on a server, run it under a virtual display: xvfb-run -a actorscope\n"
         "  - or save every view as PNG without a display: actorscope --screenshot DIR\n"
+        "    (of a recording: actorscope --screenshot DIR --open FILE.db --at 2s)\n"
         "  - the command-line tools need no display: actorscope help\n");
     return 1;
   }
@@ -163,6 +220,9 @@ int runObservatory(int argc, char** argv, std::vector<std::string> args, Workloa
       options.runtime = QString::fromStdString(choices.runtime);
       options.threads = choices.threads;
       options.seconds = choices.seconds;
+      if (choices.open) options.recording = QString::fromStdString(*choices.open);
+      options.session = choices.session;
+      options.at = choices.at;
       const QStringList files = takeScreenshots(window, options);
       for (const QString& f : files) std::printf("%s\n", f.toLocal8Bit().constData());
       return 0;
@@ -175,6 +235,14 @@ int runObservatory(int argc, char** argv, std::vector<std::string> args, Workloa
   MainWindow window(std::move(workloads), {.useSettings = true});
   if (choices.theme) window.setTheme(*choices.theme);
   window.show();
+  if (choices.open) {
+    // A bad file gets its dialog in the window, which stays open and usable, and a line here.
+    const QString error = window.openRecordingFromUser(QString::fromStdString(*choices.open), choices.session);
+    if (!error.isEmpty()) std::fprintf(stderr, "actorscope: %s\n", error.toLocal8Bit().constData());
+    if (ReplaySession* replay = window.replay(); replay != nullptr && choices.at)
+      replay->setCursorNow(replay->timeRange()->start + *choices.at);
+    return app.exec();
+  }
   const QString error = window.startSession(QString::fromStdString(choices.scenario),
                                             QString::fromStdString(choices.runtime), choices.threads);
   if (!error.isEmpty()) std::fprintf(stderr, "actorscope: %s\n", error.toLocal8Bit().constData());

@@ -5,6 +5,7 @@
 
 #include "bench/benchmarks_view.hpp"
 #include "common/actor_metrics.hpp"
+#include "common/format.hpp"
 #include "warnings/warning_rules.hpp"
 
 #include <QCoreApplication>
@@ -104,36 +105,31 @@ void prepareScreenshotDir(const QString& dir) {
                           "\": " + probe.errorString().toStdString());
 }
 
-QStringList takeScreenshots(MainWindow& window, const ScreenshotOptions& options) {
-  prepareScreenshotDir(options.dir);
-  window.resize(MainWindow::kDefaultSize);
-  window.show();
-  const QString error = window.startSession(options.scenario, options.runtime, options.threads);
-  if (!error.isEmpty()) throw ScreenshotError(error.toStdString());
-  settle(static_cast<int>(options.seconds * 1000));
+namespace {
 
-  window.selection().select(interestingActor(window.session().state()));
-  window.holdViews(true);  // one consistent picture for every view; the status bar still says "live"
-  QStringList written;
-  const QDir dir(options.dir);
-  auto save = [&](QWidget* w, const QString& name) {
-    QCoreApplication::processEvents();
-    const QString path = dir.filePath(name + QStringLiteral(".png"));
-    if (!w->grab().save(path)) throw ScreenshotError("cannot write \"" + path.toStdString() + "\"");
-    written << path;
-  };
+void save(QWidget* w, const QDir& dir, const QString& name, QStringList& written) {
+  QCoreApplication::processEvents();
+  const QString path = dir.filePath(name + QStringLiteral(".png"));
+  if (!w->grab().save(path)) throw ScreenshotError("cannot write \"" + path.toStdString() + "\"");
+  written << path;
+}
+
+/// One picture per view the shown session offers (but the benchmarks), then the window's.
+void pictureViews(MainWindow& window, const QDir& dir, QStringList& written) {
+  auto save = [&](QWidget* w, const QString& name) { gui::save(w, dir, name, written); };
   // The bottom docks share a short strip of the window: a picture of one would show three rows. Such
   // a view is floated at a readable size for its picture, and the window's layout put back after.
+  // The timeline is a strip by nature: it is pictured as it is docked, the window's width.
   const QByteArray layout = window.saveState();
   constexpr int kShortView = 320;
   constexpr QSize kFloatedSize{960, 420};
   for (const MainWindow::View& v : window.viewList()) {
-    // The benchmarks have a picture of their own (below), and a replay's timeline waits for one.
+    // The benchmarks have a picture of their own, after a run.
     if (v.id == QLatin1String("benchmarks") || !window.viewInMode(v)) continue;
     window.showView(v.id);
     settle(60);
     auto* dock = qobject_cast<QDockWidget*>(v.widget->parentWidget());
-    if (dock != nullptr && v.widget->height() < kShortView) {
+    if (dock != nullptr && v.widget->height() < kShortView && v.id != QLatin1String("timeline")) {
       dock->setFloating(true);
       dock->resize(kFloatedSize);
       settle(60);
@@ -149,6 +145,47 @@ QStringList takeScreenshots(MainWindow& window, const ScreenshotOptions& options
   window.showView(QStringLiteral("warnings"));
   settle(60);
   save(&window, QStringLiteral("window"));
+}
+
+QStringList takeReplayScreenshots(MainWindow& window, const ScreenshotOptions& options) {
+  window.resize(MainWindow::kDefaultSize);
+  window.show();
+  const QString error = window.openRecording(options.recording, options.session, /*ask=*/false);
+  if (!error.isEmpty()) throw ScreenshotError(error.toStdString());
+  ReplaySession& replay = *window.replay();
+  const Session::TimeRange range = *replay.timeRange();
+  if (options.at && range.start + *options.at > range.end)
+    throw ScreenshotError(QStringLiteral("--at %1 is past the end of session %2 of \"%3\", which lasts %4; give a "
+                                         "time within it")
+                              .arg(views::formatDuration(*options.at))
+                              .arg(replay.sessionId())
+                              .arg(options.recording, views::formatDuration(range.end - range.start))
+                              .toStdString());
+  replay.setCursorNow(options.at ? range.start + *options.at : range.end);
+  window.selection().select(interestingActor(replay.state()));
+  settle(120);  // the timeline's density and markers come on the event loop's next turns
+  QStringList written;
+  pictureViews(window, QDir(options.dir), written);
+  return written;
+}
+
+}  // namespace
+
+QStringList takeScreenshots(MainWindow& window, const ScreenshotOptions& options) {
+  prepareScreenshotDir(options.dir);
+  if (!options.recording.isEmpty()) return takeReplayScreenshots(window, options);
+  window.resize(MainWindow::kDefaultSize);
+  window.show();
+  const QString error = window.startSession(options.scenario, options.runtime, options.threads);
+  if (!error.isEmpty()) throw ScreenshotError(error.toStdString());
+  settle(static_cast<int>(options.seconds * 1000));
+
+  window.selection().select(interestingActor(window.session().state()));
+  window.holdViews(true);  // one consistent picture for every view; the status bar still says "live"
+  QStringList written;
+  const QDir dir(options.dir);
+  auto save = [&](QWidget* w, const QString& name) { gui::save(w, dir, name, written); };
+  pictureViews(window, dir, written);
   window.holdViews(false);
   window.stopSession();
 

@@ -6,6 +6,10 @@
 #include <QString>
 #include <QStringList>
 
+#include <actorscope/runtime.hpp>
+
+#include <cstdint>
+#include <optional>
 #include <stdexcept>
 
 namespace actorscope::gui {
@@ -18,6 +22,11 @@ struct ScreenshotOptions {
   QString runtime = QStringLiteral("asio");
   unsigned threads = 2;
   double seconds = 3.0;
+  /// A recording to replay instead of a live scenario: its session (nullopt: the only one; a file
+  /// with several needs it), and the cursor from the session's start (nullopt: the end).
+  QString recording;
+  std::optional<std::int64_t> session;
+  std::optional<Duration> at;
 };
 
 /// The directory cannot be created or written, or the scenario would not start. what() is for users.
@@ -30,7 +39,9 @@ class ScreenshotError : public std::runtime_error {
 void prepareScreenshotDir(const QString& dir);
 
 /// Runs the scenario, picks an interesting actor for the inspector, freezes the views and saves
-/// `<view>.png` for every view and `window.png`. Returns the files written. Throws ScreenshotError.
+/// `<view>.png` for every view and `window.png`. With a recording: opens it, puts the cursor at
+/// `at`, and saves every view of the replay, `timeline.png` and `window.png` (no benchmarks).
+/// Returns the files written. Throws ScreenshotError (a bad recording: its message).
 QStringList takeScreenshots(MainWindow& window, const ScreenshotOptions& options);
 
 }  // namespace actorscope::gui

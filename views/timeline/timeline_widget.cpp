@@ -158,7 +158,16 @@ void TimelineWidget::paintEvent(QPaintEvent*) {
 
   // Markers: a small triangle each, above the strip.
   p.setRenderHint(QPainter::Antialiasing, true);
-  for (const Marker& m : markers_) {
+  // Restarts first, then kills, failures on top: a restart follows its failure within a
+  // millisecond, and the failure is what the eye must find.
+  std::vector<const Marker*> order;
+  for (const Marker& m : markers_) order.push_back(&m);
+  std::stable_sort(order.begin(), order.end(), [](const Marker* a, const Marker* b) {
+    auto rank = [](Marker::Kind k) { return k == Marker::Kind::restart ? 0 : k == Marker::Kind::kill ? 1 : 2; };
+    return rank(a->kind) < rank(b->kind);
+  });
+  for (const Marker* mp : order) {
+    const Marker& m = *mp;
     const double x = xAt(m.time);
     QPainterPath tri;
     tri.moveTo(x - 4, kRulerH + 2);

@@ -1,0 +1,412 @@
+// Replaying a recording in the observatory: it opens read-only (the file's bytes are the same after
+// as before, and no journal appears beside it), the window says plainly that it is a replay and
+// disables the live-only controls, and every bad file (missing, a folder, not SQLite, not a
+// recording, a newer format, truncated, locked) gets an error that names the file, in a dialog,
+// while the window stays usable. The timeline's controls move the cursor: keys, Home/End, the step
+// to the next failure, play. The command line opens recordings too, and takes pictures of a replay.
+// Waits use QTRY_* with generous deadlines; no sleeps.
+#include "recording_test.hpp"
+#include "sqlite_test.hpp"
+
+#include "gui/main_window.hpp"
+#include "gui/observatory.hpp"
+#include "gui/replay_session.hpp"
+#include "gui/timeline_dock.hpp"
+
+#include "common/actor_selection.hpp"
+#include "flow/message_flow_model.hpp"
+#include "flow/message_flow_view.hpp"
+#include "timeline/timeline_widget.hpp"
+
+#include <QAction>
+#include <QCryptographicHash>
+#include <QDockWidget>
+#include <QFile>
+#include <QImage>
+#include <QLabel>
+#include <QMessageBox>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTest>
+#include <QToolButton>
+
+#include <fstream>
+
+using namespace recording_test;
+namespace gui = actorscope::gui;
+using Kind = as::RecordingError::Kind;
+
+namespace {
+
+constexpr int kDeadline = 20000;
+
+QByteArray hashOf(const std::filesystem::path& file) {
+  QFile f(QString::fromStdString(file.string()));
+  if (!f.open(QIODevice::ReadOnly)) return {};
+  return QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256);
+}
+
+/// The file and whatever SQLite could have left beside it.
+QByteArray hashWithSidecars(const std::filesystem::path& file) {
+  QByteArray all = hashOf(file);
+  for (const char* suffix : {"-wal", "-shm", "-journal"}) {
+    const std::filesystem::path side = file.string() + suffix;
+    all += std::filesystem::exists(side) ? QByteArray(suffix) + hashOf(side) : QByteArray("no") + suffix;
+  }
+  return all;
+}
+
+void write_bytes(const std::filesystem::path& file, const std::string& bytes) {
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+std::string read_bytes(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+QString qs(const std::filesystem::path& p) { return QString::fromStdString(p.string()); }
+
+}  // namespace
+
+class TestReplay : public QObject {
+  Q_OBJECT
+
+  QTemporaryDir dir_;
+  std::filesystem::path good_;
+  WorkloadResult work_;
+  as::TimePoint failedAt_{};
+
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QVERIFY(dir_.isValid());
+    good_ = path_in(dir_, "good.db");
+    {
+      as::Recorder rec(good_, {.detail = as::Detail::full, .stats_interval = 2ms, .keyframe_every = 100,
+                               .scenario = "replay-test"});
+      as::System sys{as::make_runtime("asio", {.threads = 2})};
+      sys.attach(rec);
+      run_workload(sys, work_);
+    }
+    if (QTest::currentTestFailed()) return;
+    as::SessionReader r(good_);
+    const auto failures = r.events(1, {.kinds = {as::observe::EventKind::failed}});
+    QCOMPARE(failures.size(), 1u);  // the one crash of the workload
+    failedAt_ = failures.front().time;
+  }
+
+  void opening_a_recording_replays_it_read_only_and_never_changes_a_byte() {
+    const QByteArray before = hashWithSidecars(good_);
+    {
+      gui::MainWindow window({}, {.useSettings = false});
+      window.show();
+      QCOMPARE(window.openRecording(qs(good_)), QString());
+      gui::ReplaySession* replay = window.replay();
+      QVERIFY(replay != nullptr);
+      QCOMPARE(&window.current(), static_cast<gui::Session*>(replay));
+      // The banner says plainly what is shown.
+      const QString banner = window.banner()->text();
+      QVERIFY(window.banner()->isVisible());
+      for (const char* words : {"REPLAY", "good.db", "session 1", "replay-test", "asio", "2 threads", "full",
+                                "ended cleanly"})
+        QVERIFY2(banner.contains(QLatin1String(words)), qPrintable(banner + " lacks " + words));
+      // Live-only controls are off; the timeline is on.
+      for (const char* name : {"start", "pause", "stop", "record"})
+        QVERIFY2(!window.findChild<QAction*>(QLatin1String(name))->isEnabled(), name);
+      window.selection().select(work_.workers[2]);
+      QVERIFY(!window.current().control());
+      QVERIFY(window.timeline() != nullptr && window.timeline()->isVisible());
+      // Scrubbing shows the recorded state at the cursor: the crashed worker is alive before its
+      // crash and not after.
+      replay->setCursorNow(failedAt_ - 1ns);
+      QVERIFY(replay->state().actor(work_.crashed) && replay->state().actor(work_.crashed)->alive());
+      replay->setCursorNow(failedAt_);
+      QVERIFY(replay->state().actor(work_.crashed) && !replay->state().actor(work_.crashed)->alive());
+      QCOMPARE(&window.shownState(), &replay->state());
+      replay->setCursorNow(replay->timeRange()->end);
+      window.closeRecording();
+      QVERIFY(window.replay() == nullptr);
+      QVERIFY(window.findChild<QAction*>(QStringLiteral("open-recording"))->isEnabled());
+      QCOMPARE(window.recentRecordings().value(0), QFileInfo(qs(good_)).absoluteFilePath());
+    }
+    QCOMPARE(hashWithSidecars(good_), before);
+  }
+
+  void a_file_with_several_sessions_opens_the_one_named_or_is_refused_without_asking() {
+    const auto two = path_in(dir_, "two.db");
+    std::filesystem::copy_file(good_, two);
+    {
+      as::Recorder rec(two, {.detail = as::Detail::lifecycle, .scenario = "second"});
+      as::System sys{as::make_runtime("asio", {.threads = 1})};
+      sys.attach(rec);
+      WorkloadResult w;
+      run_workload(sys, w, 2, 5, 10);
+    }
+    gui::MainWindow window({}, {.useSettings = false});
+    const QString refused = window.openRecording(qs(two), std::nullopt, /*ask=*/false);
+    QVERIFY2(refused.contains(QLatin1String("2 sessions")) && refused.contains(QLatin1String("--session")),
+             qPrintable(refused));
+    QVERIFY(window.replay() == nullptr);
+    QCOMPARE(window.openRecording(qs(two), 2), QString());
+    QCOMPARE(window.replay()->sessionId(), 2);
+    QVERIFY(window.banner()->text().contains(QLatin1String("second")));
+    const QString none = window.openRecording(qs(two), 7);
+    QVERIFY2(none.contains(QLatin1String("7")), qPrintable(none));
+    QCOMPARE(window.replay()->sessionId(), 2);  // what was shown stays
+  }
+
+  void every_bad_file_gets_an_error_naming_it_and_the_window_stays_usable_data() {
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("words");
+    QTest::newRow("missing") << "missing" << "no such file";
+    QTest::newRow("a folder") << "folder" << "folder";
+    QTest::newRow("not sqlite") << "text" << "not an SQLite database";
+    QTest::newRow("not a recording") << "foreign" << "not an Actorscope recording";
+    QTest::newRow("a newer format") << "newer" << "newer Actorscope";
+    QTest::newRow("truncated") << "truncated" << "shorter than its header says";
+    QTest::newRow("locked") << "locked" << "locked by another program";
+  }
+
+  void every_bad_file_gets_an_error_naming_it_and_the_window_stays_usable() {
+    QFETCH(QString, kind);
+    QFETCH(QString, words);
+    std::filesystem::path file = path_in(dir_, (kind.toStdString() + ".db").c_str());
+    std::filesystem::remove_all(file);
+    std::optional<Sqlite> holder;
+    if (kind == QLatin1String("folder")) {
+      std::filesystem::create_directory(file);
+    } else if (kind == QLatin1String("text")) {
+      write_bytes(file, "name,phone\nAda,1\n");
+    } else if (kind == QLatin1String("foreign")) {
+      Sqlite db(file);
+      QVERIFY(db.exec("CREATE TABLE contacts(name TEXT, phone TEXT); INSERT INTO contacts VALUES ('Ada', '1');"));
+    } else if (kind == QLatin1String("newer")) {
+      std::filesystem::copy_file(good_, file);
+      Sqlite db(file);
+      QVERIFY(db.exec("UPDATE meta SET value = '99' WHERE key = 'format_version'"));
+    } else if (kind == QLatin1String("truncated")) {
+      const std::string bytes = read_bytes(good_);
+      write_bytes(file, bytes.substr(0, bytes.size() / 2));
+    } else if (kind == QLatin1String("locked")) {
+      std::filesystem::copy_file(good_, file);
+      holder.emplace(file);
+      QVERIFY(holder->exec("BEGIN EXCLUSIVE"));  // another program holds it
+    }
+    const bool isFile = std::filesystem::is_regular_file(file);
+    const QByteArray before = isFile ? hashOf(file) : QByteArray();
+
+    gui::MainWindow window({}, {.useSettings = false});
+    window.show();
+    // A good replay first: a bad file must leave it on show.
+    QCOMPARE(window.openRecording(qs(good_)), QString());
+    gui::ReplaySession* shown = window.replay();
+    const QString error = window.openRecordingFromUser(qs(file));
+    QVERIFY2(error.contains(qs(file)), qPrintable(error));
+    QVERIFY2(error.contains(words), qPrintable(error));
+    auto* box = qobject_cast<QMessageBox*>(window.lastErrorDialog());
+    QVERIFY(box != nullptr);
+    QTRY_VERIFY_WITH_TIMEOUT(box->isVisible(), kDeadline);
+    QCOMPARE(box->text(), error);
+    QCOMPARE(window.replay(), shown);
+    box->accept();
+    QTRY_VERIFY_WITH_TIMEOUT(window.lastErrorDialog() == nullptr, kDeadline);
+    // Still usable: the replay scrubs, another file opens.
+    shown->setCursorNow(failedAt_);
+    QVERIFY(!shown->state().actors().empty());
+    QCOMPARE(window.openRecording(qs(good_)), QString());
+    if (holder) QVERIFY(holder->exec("COMMIT"));
+    if (isFile) QCOMPARE(hashOf(file), before);
+    else QCOMPARE(std::filesystem::exists(file), kind == QLatin1String("folder"));
+  }
+
+  // -- the timeline --
+
+  void the_keyboard_moves_the_cursor_and_home_end_jump() {
+    gui::MainWindow window({}, {.useSettings = false});
+    window.show();
+    QCOMPARE(window.openRecording(qs(good_)), QString());
+    gui::ReplaySession* replay = window.replay();
+    gui::TimelineDock* timeline = window.timeline();
+    QVERIFY(timeline != nullptr);
+    const auto range = *replay->timeRange();
+    const as::Duration span = range.end - range.start;
+    QWidget* strip = timeline->strip();
+    QCOMPARE(replay->cursor(), range.start);
+    QTest::keyClick(strip, Qt::Key_Right);
+    QCOMPARE(replay->cursor(), range.start + span / 100);
+    QTest::keyClick(strip, Qt::Key_Right, Qt::ShiftModifier);
+    QCOMPARE(replay->cursor(), range.start + span / 100 + span / 10);
+    QTest::keyClick(strip, Qt::Key_Left);
+    QCOMPARE(replay->cursor(), range.start + span / 10);
+    QTest::keyClick(strip, Qt::Key_End);
+    QCOMPARE(replay->cursor(), range.end);
+    QTest::keyClick(strip, Qt::Key_Right);  // clamped at the end
+    QCOMPARE(replay->cursor(), range.end);
+    QTest::keyClick(strip, Qt::Key_Home);
+    QCOMPARE(replay->cursor(), range.start);
+    // The state follows the cursor on the event loop's next turn: the views show the start.
+    QTRY_VERIFY_WITH_TIMEOUT(!replay->pending(), kDeadline);
+    QCOMPARE(window.shownState().time() <= range.start + span / 100, true);
+  }
+
+  void stepping_to_the_next_failure_lands_on_its_time_and_selects_who_failed() {
+    gui::MainWindow window({}, {.useSettings = false});
+    window.show();
+    QCOMPARE(window.openRecording(qs(good_)), QString());
+    gui::ReplaySession* replay = window.replay();
+    gui::TimelineDock* timeline = window.timeline();
+    QVERIFY(timeline->stepToFailure(true));
+    QCOMPARE(replay->cursor(), failedAt_);
+    QCOMPARE(window.selection().current(), work_.crashed);
+    QTRY_VERIFY_WITH_TIMEOUT(!replay->pending(), kDeadline);
+    QVERIFY(!replay->state().actor(work_.crashed)->alive());
+    // There is no second one, and the way back leads to none before it.
+    QVERIFY(!timeline->stepToFailure(true));
+    QVERIFY(timeline->note().contains(QLatin1String("No later failure")));
+    QCOMPARE(replay->cursor(), failedAt_);
+    QVERIFY(!timeline->stepToFailure(false));
+    // The failure's marker is on the strip.
+    QTRY_VERIFY_WITH_TIMEOUT(!timeline->strip()->markers().empty(), kDeadline);
+    bool marked = false;
+    for (const auto& m : timeline->strip()->markers())
+      marked = marked || (m.kind == as::views::TimelineWidget::Marker::Kind::failure && m.time == failedAt_);
+    QVERIFY(marked);
+    // Events of the selected actor: the previous one is its own, before the failure.
+    QVERIFY(timeline->stepToEvent(false));
+    QVERIFY(replay->cursor() < failedAt_);
+    const auto before = replay->adjacentEvent(failedAt_, false, work_.crashed);
+    QVERIFY(before);
+    QCOMPARE(replay->cursor(), before->time);
+  }
+
+  void play_advances_the_cursor_and_space_pauses() {
+    gui::MainWindow window({}, {.useSettings = false});
+    window.show();
+    QCOMPARE(window.openRecording(qs(good_)), QString());
+    gui::ReplaySession* replay = window.replay();
+    gui::TimelineDock* timeline = window.timeline();
+    const auto start = replay->timeRange()->start;
+    timeline->setSpeed(0.1);
+    QTest::keyClick(timeline->strip(), Qt::Key_Space);
+    QVERIFY(timeline->playing());
+    QTRY_VERIFY_WITH_TIMEOUT(replay->cursor() > start, kDeadline);
+    QTRY_VERIFY_WITH_TIMEOUT(window.shownState().time() > start, kDeadline);  // the views follow it
+    QTest::keyClick(timeline->strip(), Qt::Key_Space);
+    QVERIFY(!timeline->playing());
+    const auto paused = replay->cursor();
+    QTest::qWait(0);  // one turn of the event loop: a stopped player moves nothing
+    QCOMPARE(replay->cursor(), paused);
+    // At 100× a short recording plays to its end and stops there.
+    timeline->setSpeed(100);
+    timeline->setPlaying(true);
+    QTRY_VERIFY_WITH_TIMEOUT(!timeline->playing(), kDeadline);
+    QCOMPARE(replay->cursor(), replay->timeRange()->end);
+  }
+
+  void cursor_moves_are_coalesced_into_one_state_computation() {
+    gui::MainWindow window({}, {.useSettings = false});
+    QCOMPARE(window.openRecording(qs(good_)), QString());
+    gui::ReplaySession* replay = window.replay();
+    QTRY_VERIFY_WITH_TIMEOUT(!replay->pending(), kDeadline);
+    QSignalSpy updates(replay, &gui::Session::updated);
+    const auto range = *replay->timeRange();
+    for (int i = 1; i <= 100; ++i) replay->setCursor(range.start + (range.end - range.start) * i / 200);
+    QVERIFY(replay->pending());
+    QTRY_VERIFY_WITH_TIMEOUT(!replay->pending(), kDeadline);
+    QCOMPARE(updates.count(), 1);
+    QCOMPARE(replay->state().time() <= replay->cursor(), true);
+    QCOMPARE(replay->cursor(), range.start + (range.end - range.start) / 2);
+  }
+
+  void selecting_a_range_zooms_the_message_flow_to_it() {
+    gui::MainWindow window({}, {.useSettings = false});
+    window.show();
+    QCOMPARE(window.openRecording(qs(good_)), QString());
+    auto* strip = window.timeline()->strip();
+    strip->resize(800, 100);
+    const auto range = *window.replay()->timeRange();
+    // Shift+drag from a quarter to three quarters of the strip.
+    const int y = strip->height() - 10;
+    const int x0 = static_cast<int>(strip->xAt(range.start + (range.end - range.start) / 4));
+    const int x1 = static_cast<int>(strip->xAt(range.start + (range.end - range.start) * 3 / 4));
+    QTest::mousePress(strip, Qt::LeftButton, Qt::ShiftModifier, QPoint(x0, y));
+    QMouseEvent move(QEvent::MouseMove, QPointF(x1, y), strip->mapToGlobal(QPointF(x1, y)), Qt::NoButton, Qt::LeftButton,
+                     Qt::ShiftModifier);
+    QCoreApplication::sendEvent(strip, &move);
+    QTest::mouseRelease(strip, Qt::LeftButton, Qt::ShiftModifier, QPoint(x1, y));
+    QVERIFY(strip->selection().has_value());
+    const auto* flow = window.findView(QStringLiteral("message-flow"));
+    QVERIFY(flow != nullptr);
+    auto* view = qobject_cast<as::views::MessageFlowView*>(flow->widget);
+    QVERIFY(view->model()->range().has_value());
+    QCOMPARE(view->model()->range()->first, strip->selection()->first);
+    QCOMPARE(window.replay()->cursor(), strip->selection()->second);
+  }
+
+  // -- the command line --
+
+  void the_command_line_takes_pictures_of_a_replay_and_refuses_bad_files() {
+    const QString shots = dir_.filePath(QStringLiteral("shots"));
+    const QByteArray before = hashWithSidecars(good_);
+    QProcess p;
+    p.start(QStringLiteral(ACTORSCOPE_BINARY),
+            {QStringLiteral("--screenshot"), shots, QStringLiteral("--open"), qs(good_), QStringLiteral("--at"),
+             QStringLiteral("1ms")});
+    QVERIFY(p.waitForFinished(120000));
+    QCOMPARE(p.exitCode(), 0);
+    const QStringList files = QString::fromLocal8Bit(p.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts);
+    QVERIFY2(files.size() >= 10, qPrintable(files.join(' ')));
+    for (const char* name : {"timeline.png", "window.png", "supervision-tree.png", "message-flow.png"})
+      QVERIFY2(files.filter(QLatin1String(name)).size() == 1, name);
+    for (const QString& f : files) {
+      const QImage image(f);
+      QVERIFY2(!image.isNull() && image.width() > 50 && image.height() > 50, qPrintable(f));
+    }
+    QCOMPARE(hashWithSidecars(good_), before);
+
+    // A bad file, without a GUI: the message on standard error, a non-zero exit.
+    const auto bad = path_in(dir_, "notes.db");
+    write_bytes(bad, "not a recording at all");
+    p.start(QStringLiteral(ACTORSCOPE_BINARY),
+            {QStringLiteral("--screenshot"), shots, QStringLiteral("--open"), qs(bad)});
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitCode(), 1);
+    const QString err = QString::fromLocal8Bit(p.readAllStandardError());
+    QVERIFY2(err.contains(qs(bad)) && err.contains(QLatin1String("not an SQLite database")), qPrintable(err));
+    // Usage mistakes: exit code 2.
+    for (const QStringList& args : {QStringList{QStringLiteral("open")},
+                                    QStringList{QStringLiteral("--screenshot"), shots, QStringLiteral("--open"),
+                                                qs(good_), QStringLiteral("--at"), QStringLiteral("soon")},
+                                    QStringList{qs(good_), QStringLiteral("--scenario"), QStringLiteral("office")},
+                                    QStringList{QStringLiteral("--session"), QStringLiteral("2")}}) {
+      p.start(QStringLiteral(ACTORSCOPE_BINARY), args);
+      QVERIFY(p.waitForFinished(60000));
+      QVERIFY2(p.exitCode() == 2, qPrintable(args.join(' ') + ": " + QString::fromLocal8Bit(p.readAllStandardError())));
+    }
+    // Past the end: said so, exit 1.
+    p.start(QStringLiteral(ACTORSCOPE_BINARY), {QStringLiteral("--screenshot"), shots, QStringLiteral("--open"),
+                                                qs(good_), QStringLiteral("--at"), QStringLiteral("1000s")});
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitCode(), 1);
+    QVERIFY(QString::fromLocal8Bit(p.readAllStandardError()).contains(QLatin1String("past the end")));
+  }
+
+  void at_takes_seconds_or_a_unit() {
+    using namespace std::chrono;
+    QCOMPARE(gui::parseOffset("1.5"), std::optional<as::Duration>(duration_cast<as::Duration>(1500ms)));
+    QCOMPARE(gui::parseOffset("1.5s"), std::optional<as::Duration>(duration_cast<as::Duration>(1500ms)));
+    QCOMPARE(gui::parseOffset("250ms"), std::optional<as::Duration>(duration_cast<as::Duration>(250ms)));
+    QCOMPARE(gui::parseOffset("2m"), std::optional<as::Duration>(duration_cast<as::Duration>(120s)));
+    QCOMPARE(gui::parseOffset("0"), std::optional<as::Duration>(as::Duration(0)));
+    QVERIFY(!gui::parseOffset("-1"));
+    QVERIFY(!gui::parseOffset("1.5 s"));
+    QVERIFY(!gui::parseOffset("soon"));
+    QVERIFY(!gui::parseOffset(""));
+  }
+};
+
+QTEST_MAIN(TestReplay)
+#include "tst_replay.moc"
