@@ -346,6 +346,64 @@ class TestReplay : public QObject {
     QCOMPARE(window.replay()->cursor(), strip->selection()->second);
   }
 
+  // -- following a recording that is still being written --
+
+  void a_recording_still_being_written_is_followed_and_its_end_is_noticed() {
+    const auto file = path_in(dir_, "growing.db");
+    QProcess writer;
+    writer.start(QStringLiteral(REPLAY_WRITER), {qs(file)});
+    QVERIFY(writer.waitForStarted(kDeadline));
+    QByteArray said;
+    QTRY_VERIFY_WITH_TIMEOUT((said += writer.readAllStandardOutput()).contains("recording"), kDeadline);
+    // Its first events are in the file (read as any reader would).
+    auto hasEvents = [&] {
+      try {
+        as::SessionReader r(file);
+        const auto sessions = r.sessions();
+        return !sessions.empty() && sessions.front().events_recorded > 20;
+      } catch (const as::RecordingError&) {
+        return false;
+      }
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(hasEvents(), kDeadline);
+
+    gui::MainWindow window({}, {.useSettings = false});
+    window.show();
+    QCOMPARE(window.openRecording(qs(file)), QString());
+    gui::ReplaySession* replay = window.replay();
+    QVERIFY(replay->following());
+    QVERIFY(replay->atTail());
+    QVERIFY2(window.banner()->text().contains(QLatin1String("still being written")), qPrintable(window.banner()->text()));
+    QCOMPARE(replay->cursor(), replay->timeRange()->end);
+    // The right edge moves, and the views follow the tail.
+    const as::TimePoint end0 = replay->timeRange()->end;
+    QTRY_VERIFY_WITH_TIMEOUT(replay->timeRange()->end > end0, kDeadline);
+    QTRY_VERIFY_WITH_TIMEOUT(window.shownState().time() > end0, kDeadline);
+    QTRY_VERIFY_WITH_TIMEOUT(window.timeline()->strip()->end() > end0, kDeadline);
+    // Scrubbed back, the cursor stays where it was put while the recording goes on.
+    const as::TimePoint back = replay->timeRange()->start + (end0 - replay->timeRange()->start) / 2;
+    replay->setCursor(back);
+    QVERIFY(!replay->atTail());
+    const as::TimePoint end1 = replay->timeRange()->end;
+    QTRY_VERIFY_WITH_TIMEOUT(replay->timeRange()->end > end1, kDeadline);
+    QCOMPARE(replay->cursor(), back);
+    QTRY_VERIFY_WITH_TIMEOUT(!replay->pending(), kDeadline);
+    QVERIFY(window.shownState().time() <= back);
+    // End goes live again: the cursor follows the tail.
+    QTest::keyClick(window.timeline()->strip(), Qt::Key_End);
+    QVERIFY(replay->atTail());
+    const as::TimePoint end2 = replay->timeRange()->end;
+    QTRY_VERIFY_WITH_TIMEOUT(replay->cursor() > end2, kDeadline);
+    // The writer ends its session: the window says so, and the recording stays on show.
+    writer.write("stop\n");
+    QVERIFY(writer.waitForFinished(60000));
+    QCOMPARE(writer.exitCode(), 0);
+    QTRY_VERIFY_WITH_TIMEOUT(!replay->following(), kDeadline);
+    QTRY_VERIFY_WITH_TIMEOUT(window.banner()->text().contains(QLatin1String("ended cleanly")), kDeadline);
+    QVERIFY(replay->info().ended_cleanly());
+    QCOMPARE(window.replay(), replay);
+  }
+
   // -- the command line --
 
   void the_command_line_takes_pictures_of_a_replay_and_refuses_bad_files() {
