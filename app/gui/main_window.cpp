@@ -816,6 +816,12 @@ void MainWindow::refreshViews() {
       if (trace) std::fprintf(stderr, "%s %.2f ms\n", qPrintable(v.id), vt.nsecsElapsed() / 1e6);
     } else {
       v.dirty = true;
+      // A replay's state is replaced whole at each step, and the one a hidden view was given goes
+      // soon: the view forgets it (and what it found in it), and catches up when shown.
+      if (replay_ && v.shown != nullptr && v.shown != &state) {
+        v.view->resetSession();
+        v.shown = nullptr;
+      }
     }
   }
   updateStatus();

@@ -98,8 +98,12 @@ void ReplaySession::computeState() {
   pending_ = false;
   QElapsedTimer timer;
   timer.start();
-  // The views keep a pointer to state_: it is assigned in place, never replaced.
-  state_ = reader_->state_at(info_.id, cursor_);
+  // A replay's state is replaced whole, not folded forward as a live one is: every record is new.
+  // It goes to a new address, distinct from the last one shown, so that a view's cache keyed on the
+  // state's address (the tree's record pointers) cannot take the new state for the old one.
+  auto next = std::make_unique<observe::SystemState>(reader_->state_at(info_.id, cursor_));
+  previous_ = std::move(state_);
+  state_ = std::move(next);
   computedFor_ = cursor_;
   lastStateNs_ = static_cast<std::uint64_t>(timer.nsecsElapsed());
   emit updated();

@@ -50,7 +50,10 @@ class ReplaySession : public Session {
   ~ReplaySession() override;
 
   // Session
-  const observe::SystemState& state() const override { return state_; }
+  /// A new object at each cursor move (see computeState): views that cache what they found in the
+  /// last state (record pointers) key that cache on the state's address, which must change when
+  /// the whole state is replaced rather than folded forward.
+  const observe::SystemState& state() const override { return *state_; }
   bool isLive() const override { return false; }
   QString title() const override;
   QString banner() const override;
@@ -110,7 +113,9 @@ class ReplaySession : public Session {
   QString file_;
   std::unique_ptr<SessionReader> reader_;
   SessionInfo info_;
-  observe::SystemState state_;
+  std::unique_ptr<observe::SystemState> state_;
+  /// The state before: kept one step longer, so that the next one is never made at its address.
+  std::unique_ptr<observe::SystemState> previous_;
   TimePoint cursor_{};
   TimePoint computedFor_ = TimePoint::min();
   bool pending_ = false;

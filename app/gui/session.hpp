@@ -21,7 +21,8 @@ class Session : public QObject {
   using QObject::QObject;
   ~Session() override = default;
 
-  /// The state to show now. It stays at this address for the session's life (views keep a pointer).
+  /// The state to show now. A live session's stays at one address and is folded forward; a replay's
+  /// is a new object after each cursor move (the window then resets the views it did not refresh).
   virtual const observe::SystemState& state() const = 0;
   /// A running (or stopped) System of this process, as opposed to a recording read back.
   virtual bool isLive() const = 0;

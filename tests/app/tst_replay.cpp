@@ -17,6 +17,7 @@
 #include "flow/message_flow_model.hpp"
 #include "flow/message_flow_view.hpp"
 #include "timeline/timeline_widget.hpp"
+#include "tree/supervision_tree_view.hpp"
 
 #include <QAction>
 #include <QCryptographicHash>
@@ -30,6 +31,7 @@
 #include <QStandardPaths>
 #include <QTest>
 #include <QToolButton>
+#include <QTreeView>
 
 #include <fstream>
 
@@ -319,6 +321,28 @@ class TestReplay : public QObject {
     QCOMPARE(updates.count(), 1);
     QCOMPARE(replay->state().time() <= replay->cursor(), true);
     QCOMPARE(replay->cursor(), range.start + (range.end - range.start) / 2);
+  }
+
+  void scrubbing_back_and_forth_gives_every_view_a_whole_new_state() {
+    // A replay's state is replaced at each step, not folded forward: views that cache what they
+    // found in the last one (the tree's record pointers) must see a new state each time, even
+    // between two moments with the same actors.
+    gui::MainWindow window({}, {.useSettings = false});
+    window.show();
+    QCOMPARE(window.openRecording(qs(good_)), QString());
+    gui::ReplaySession* replay = window.replay();
+    window.showView(QStringLiteral("supervision-tree"));
+    window.treeView()->treeView()->expandAll();
+    const as::TimePoint a = failedAt_ - 1ns, b = failedAt_ - 2ns;
+    const as::observe::SystemState* last = &replay->state();
+    for (int i = 0; i < 20; ++i) {
+      replay->setCursorNow(i % 2 == 0 ? a : b);
+      QVERIFY(&replay->state() != last);
+      last = &replay->state();
+      for (const auto& v : window.viewList())
+        if (v.shown != nullptr) QCOMPARE(v.shown, last);  // no view keeps an older state
+    }
+    QVERIFY(window.treeView()->treeView()->model()->rowCount() > 0);
   }
 
   void selecting_a_range_zooms_the_message_flow_to_it() {
