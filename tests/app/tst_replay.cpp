@@ -25,13 +25,22 @@
 #include <QFile>
 #include <QImage>
 #include <QLabel>
+#include <QMenu>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTest>
 #include <QToolButton>
 #include <QTreeView>
+#include <QTreeWidget>
+#include <QUrl>
+#include <QApplication>
+#include <QDialog>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QTimer>
 
 #include <fstream>
 
@@ -158,6 +167,64 @@ class TestReplay : public QObject {
     const QString none = window.openRecording(qs(two), 7);
     QVERIFY2(none.contains(QLatin1String("7")), qPrintable(none));
     QCOMPARE(window.replay()->sessionId(), 2);  // what was shown stays
+  }
+
+  void a_dropped_file_opens_and_joins_the_recent_list_which_opens_it_again() {
+    gui::MainWindow window({}, {.useSettings = false});
+    window.show();
+    QMimeData data;
+    data.setUrls({QUrl::fromLocalFile(qs(good_))});
+    QDragEnterEvent enter(QPoint(200, 200), Qt::CopyAction, &data, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&window, &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(QPointF(200, 200), Qt::CopyAction, &data, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&window, &drop);
+    QTRY_VERIFY_WITH_TIMEOUT(window.replay() != nullptr, kDeadline);
+    QCOMPARE(window.replay()->file(), qs(good_));
+    // File → Open Recent lists it; choosing it opens it again.
+    window.closeRecording();
+    auto* recent = window.findChild<QMenu*>(QStringLiteral("recent-recordings"));
+    QVERIFY(recent != nullptr);
+    QAction* entry = nullptr;
+    for (QAction* a : recent->actions())
+      if (a->data().toString() == QFileInfo(qs(good_)).absoluteFilePath()) entry = a;
+    QVERIFY(entry != nullptr);
+    entry->trigger();
+    QVERIFY(window.replay() != nullptr);
+  }
+
+  void a_file_with_several_sessions_asks_which_one_in_a_dialog() {
+    const auto two = path_in(dir_, "ask.db");
+    std::filesystem::copy_file(good_, two);
+    {
+      as::Recorder rec(two, {.detail = as::Detail::lifecycle, .scenario = "asked-for"});
+      as::System sys{as::make_runtime("asio", {.threads = 1})};
+      sys.attach(rec);
+      WorkloadResult w;
+      run_workload(sys, w, 2, 5, 10);
+    }
+    gui::MainWindow window({}, {.useSettings = false});
+    window.show();
+    int listed = -1;
+    // The dialog is modal: answer it from the event loop it runs.
+    QTimer::singleShot(0, &window, [&] {
+      auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+      QVERIFY(dialog != nullptr);
+      auto* list = dialog->findChild<QTreeWidget*>(QStringLiteral("sessions"));
+      QVERIFY(list != nullptr);
+      listed = list->topLevelItemCount();
+      QCOMPARE(list->currentItem()->text(0), QStringLiteral("2"));  // the newest is offered first
+      dialog->accept();
+    });
+    QCOMPARE(window.openRecording(qs(two)), QString());
+    QCOMPARE(listed, 2);
+    QCOMPARE(window.replay()->sessionId(), 2);
+    QVERIFY(window.banner()->text().contains(QLatin1String("asked-for")));
+    // Cancelled: nothing changes, and it is no error.
+    QTimer::singleShot(0, &window, [] { QApplication::activeModalWidget()->close(); });
+    gui::ReplaySession* shown = window.replay();
+    QCOMPARE(window.openRecording(qs(two)), QString());
+    QCOMPARE(window.replay(), shown);
   }
 
   void every_bad_file_gets_an_error_naming_it_and_the_window_stays_usable_data() {
