@@ -211,13 +211,21 @@ std::optional<observe::Event> ReplaySession::adjacentEvent(TimePoint t, bool for
       return false;
     });
   } else {
-    // Backwards: stream [start, t) and keep the last one. The adapter reads more than the real
-    // query will (which walks the index backwards); it is only until store20 lands.
-    filter.to = t - Duration(1);
-    reader_->for_each_event(info_.id, filter, [&](const observe::Event& e) {
-      if (e.time < t && (!actor.is_valid() || e.actor == actor)) found = e;
-      return true;
-    });
+    // Backwards: windows before t that double in length until one holds such an event (or the
+    // session's start is passed), keeping the last event of the window.
+    Duration window = std::chrono::milliseconds(1);
+    TimePoint to = t - Duration(1);
+    while (!found) {
+      filter.from = std::max(info_.start_time, to - window);
+      filter.to = to;
+      reader_->for_each_event(info_.id, filter, [&](const observe::Event& e) {
+        if (e.time < t && (!actor.is_valid() || e.actor == actor)) found = e;
+        return true;
+      });
+      if (filter.from <= info_.start_time) break;
+      to = filter.from - Duration(1);
+      window *= 2;
+    }
   }
   return found;
 }
