@@ -1152,6 +1152,8 @@ QString MainWindow::openRecording(const QString& file, std::optional<std::int64_
   replay_ = std::move(next);  // the last replay goes only now that no view points at its state
   connect(replay_.get(), &Session::updated, this, &MainWindow::refreshViews);
   connect(replay_.get(), &ReplaySession::cursorChanged, this, &MainWindow::updateStatus);
+  connect(replay_.get(), &ReplaySession::readFailed, this,
+          [this](const QString& message) { statusBar()->showMessage(message, 10000); });
   connect(replay_.get(), &ReplaySession::followingChanged, this, [this] {
     banner_->setText(replay_->banner());
     updateStatus();

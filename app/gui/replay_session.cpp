@@ -101,7 +101,14 @@ void ReplaySession::computeState() {
   // A replay's state is replaced whole, not folded forward as a live one is: every record is new.
   // It goes to a new address, distinct from the last one shown, so that a view's cache keyed on the
   // state's address (the tree's record pointers) cannot take the new state for the old one.
-  auto next = std::make_unique<observe::SystemState>(reader_->state_at(info_.id, cursor_));
+  std::unique_ptr<observe::SystemState> next;
+  try {
+    next = std::make_unique<observe::SystemState>(reader_->state_at(info_.id, cursor_));
+  } catch (const RecordingError& e) {
+    if (!state_) throw;  // opening: the caller reports it
+    emit readFailed(QString::fromUtf8(e.what()));
+    return;
+  }
   previous_ = std::move(state_);
   state_ = std::move(next);
   computedFor_ = cursor_;

@@ -105,6 +105,9 @@ class ReplaySession : public Session {
   void rangeChanged();
   /// The writer ended the session (or stopped writing): following() changed.
   void followingChanged(bool following);
+  /// The state at the cursor could not be read (the file was damaged, removed or locked meanwhile):
+  /// what is shown stays; `message` says what is wrong, for the status bar.
+  void readFailed(const QString& message);
 
  private:
   void computeState();

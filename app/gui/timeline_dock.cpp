@@ -268,7 +268,13 @@ void TimelineDock::jumpToEnd() {
 bool TimelineDock::stepToEvent(bool forward) {
   if (!replay_) return false;
   const ActorId actor = window_->selection().current();
-  const auto e = replay_->adjacentEvent(replay_->cursor(), forward, actor);
+  std::optional<observe::Event> e;
+  try {
+    e = replay_->adjacentEvent(replay_->cursor(), forward, actor);
+  } catch (const RecordingError& error) {
+    window_->statusBar()->showMessage(QString::fromUtf8(error.what()), 8000);
+    return false;
+  }
   if (!e) {
     note_ = QStringLiteral("No %1 event%2").arg(forward ? QStringLiteral("later") : QStringLiteral("earlier"),
                                                 actor.is_valid() ? QStringLiteral(" of %1").arg(views::formatActorId(actor))
@@ -283,7 +289,13 @@ bool TimelineDock::stepToEvent(bool forward) {
 
 bool TimelineDock::stepToFailure(bool forward) {
   if (!replay_) return false;
-  const auto e = replay_->adjacentEvent(replay_->cursor(), forward, {}, {observe::EventKind::failed});
+  std::optional<observe::Event> e;
+  try {
+    e = replay_->adjacentEvent(replay_->cursor(), forward, {}, {observe::EventKind::failed});
+  } catch (const RecordingError& error) {
+    window_->statusBar()->showMessage(QString::fromUtf8(error.what()), 8000);
+    return false;
+  }
   if (!e) {
     note_ = forward ? QStringLiteral("No later failure") : QStringLiteral("No earlier failure");
     window_->statusBar()->showMessage(note_, 4000);

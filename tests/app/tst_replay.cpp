@@ -291,6 +291,30 @@ class TestReplay : public QObject {
     else QCOMPARE(std::filesystem::exists(file), kind == QLatin1String("folder"));
   }
 
+  void a_file_locked_while_it_is_replayed_is_said_and_what_is_shown_stays() {
+    const auto file = path_in(dir_, "held-later.db");
+    std::filesystem::copy_file(good_, file);
+    gui::MainWindow window({}, {.useSettings = false});
+    window.show();
+    QCOMPARE(window.openRecording(qs(file)), QString());
+    gui::ReplaySession* replay = window.replay();
+    replay->setCursorNow(failedAt_);
+    const as::observe::SystemState* shown = &replay->state();
+    const std::size_t actors = shown->actors().size();
+    QSignalSpy failures(replay, &gui::ReplaySession::readFailed);
+    Sqlite other(file);
+    QVERIFY(other.exec("BEGIN EXCLUSIVE"));  // another program takes the file
+    replay->setCursorNow(replay->timeRange()->end);
+    QCOMPARE(failures.count(), 1);
+    QVERIFY(failures.front().front().toString().contains(QLatin1String("locked")));
+    QCOMPARE(&replay->state(), shown);
+    QCOMPARE(replay->state().actors().size(), actors);
+    QVERIFY(!window.timeline()->stepToFailure(false));  // said in the status bar, no crash
+    QVERIFY(other.exec("COMMIT"));
+    replay->setCursorNow(replay->timeRange()->end);  // free again
+    QVERIFY(&replay->state() != shown);
+  }
+
   // -- the timeline --
 
   void the_keyboard_moves_the_cursor_and_home_end_jump() {
