@@ -775,7 +775,14 @@ void MainWindow::freeze(bool on) {
   refreshViews();
 }
 
-void MainWindow::refreshView(View& v, const observe::SystemState& state) {
+const observe::SystemState& MainWindow::stateFor(const View& v, const observe::SystemState& shown) const {
+  return replay_ && v.descriptor->centred && &shown == &replay_->state() ? replay_->aheadState() : shown;
+}
+
+void MainWindow::refreshView(View& v, const observe::SystemState& shown) {
+  const observe::SystemState& state = stateFor(v, shown);
+  if (v.descriptor->centred)
+    v.view->setFocusTime(replay_ && &state != &shown ? std::optional<TimePoint>(replay_->cursor()) : std::nullopt);
   v.shown = &state;
   v.view->setState(state);
   v.dirty = false;
@@ -818,6 +825,7 @@ void MainWindow::refreshViews() {
       v.dirty = true;
       // A replay's state is replaced whole at each step, and the one a hidden view was given goes
       // soon: the view forgets it (and what it found in it), and catches up when shown.
+      // (A centred view's was a state past the cursor, never the shown one: it forgets it too.)
       if (replay_ && v.shown != nullptr && v.shown != &state) {
         v.view->resetSession();
         v.shown = nullptr;

@@ -191,6 +191,9 @@ class MainWindow : public QMainWindow {
                        Qt::DockWidgetArea area);
   void refreshViews();
   void refreshView(View& v, const observe::SystemState& state);
+  /// The state a view is given: the shown one, or for a view centred on a replay's cursor the state
+  /// that runs past it.
+  const observe::SystemState& stateFor(const View& v, const observe::SystemState& shown) const;
   void catchUp();
   void updateStatus();
   void updateActions();

@@ -111,9 +111,31 @@ void ReplaySession::computeState() {
   }
   previous_ = std::move(state_);
   state_ = std::move(next);
+  aheadCurrent_ = false;
   computedFor_ = cursor_;
   lastStateNs_ = static_cast<std::uint64_t>(timer.nsecsElapsed());
   emit updated();
+}
+
+const observe::SystemState& ReplaySession::aheadState() const {
+  if (aheadCurrent_) return *ahead_;
+  auto ahead = std::make_unique<observe::SystemState>(*state_);
+  EventFilter filter;
+  filter.from = cursor_ + Duration(1);
+  filter.to = cursor_ + kAheadSpan;
+  std::size_t n = 0;
+  try {
+    reader_->for_each_event(info_.id, filter, [&](const observe::Event& e) {
+      ahead->apply(e);
+      return ++n < kAheadEvents;
+    });
+  } catch (const RecordingError&) {
+    // What follows the cursor could not be read: the centred views show what precedes it.
+  }
+  previousAhead_ = std::move(ahead_);
+  ahead_ = std::move(ahead);
+  aheadCurrent_ = true;
+  return *ahead_;
 }
 
 void ReplaySession::goLive() {

@@ -92,6 +92,14 @@ class ReplaySession : public Session {
   std::optional<observe::Event> adjacentEvent(TimePoint t, bool forward, ActorId actor = {},
                                               std::vector<observe::EventKind> kinds = {}) const;
 
+  /// The state at the cursor, then the events after it, up to kAheadSpan or kAheadEvents of them:
+  /// for the views centred on the cursor (the message flow, the event log), which show what came
+  /// after it too. Computed on first use after each cursor move (only visible such views ask),
+  /// at a new address each time, as state() is.
+  const observe::SystemState& aheadState() const;
+  static constexpr auto kAheadSpan = std::chrono::seconds(15);  ///< half the flow's widest window
+  static constexpr std::size_t kAheadEvents = 2000;             ///< more than the log and flow show
+
   /// How long the last state computation took (ns).
   std::uint64_t lastStateNs() const noexcept { return lastStateNs_; }
 
@@ -119,6 +127,8 @@ class ReplaySession : public Session {
   std::unique_ptr<observe::SystemState> state_;
   /// The state before: kept one step longer, so that the next one is never made at its address.
   std::unique_ptr<observe::SystemState> previous_;
+  mutable std::unique_ptr<observe::SystemState> ahead_, previousAhead_;
+  mutable bool aheadCurrent_ = false;
   TimePoint cursor_{};
   TimePoint computedFor_ = TimePoint::min();
   bool pending_ = false;

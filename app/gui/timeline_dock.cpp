@@ -142,7 +142,7 @@ void TimelineDock::attach() {
   strip_->clearSelection();
   strip_->setDensity({});
   strip_->setMarkers({});
-  unzoom_->hide();
+  zoomFlow({}, {});  // another session: the flow's zoom goes with the last one
   if (!replay_) return;
   const auto range = *replay_->timeRange();
   strip_->setRange(range.start, range.end);

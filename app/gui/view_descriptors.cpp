@@ -52,9 +52,9 @@ const std::vector<ViewDescriptor>& viewDescriptors() {
        plain<views::SupervisionGraphView>()},
       {"actors", "Actors", "table", Place::central, 250, true, ViewDescriptor::both, plain<views::ActorsView>()},
       {"message-flow", "Message flow", "flow", Place::central, 100, false, ViewDescriptor::both,
-       plain<views::MessageFlowView>()},
+       plain<views::MessageFlowView>(), /*centred=*/true},
       {"event-log", "Event log", "events", Place::central, 100, false, ViewDescriptor::both,
-       plain<views::EventLogView>()},
+       plain<views::EventLogView>(), /*centred=*/true},
       {"benchmarks", "Benchmarks", "table", Place::central, 0, false, ViewDescriptor::both, makeBenchmarks},
       // Docks.
       {"supervision-tree", "Supervision tree", "tree", Place::left, 250, true, ViewDescriptor::both,

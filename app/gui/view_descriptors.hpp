@@ -46,6 +46,9 @@ struct ViewDescriptor {
   /// Makes the widget (parented by the window later). If it is a views::StateView, the window
   /// gives it the session's state; otherwise it manages itself (the benchmarks, the timeline).
   std::function<QWidget*(const ViewContext&)> make;
+  /// In a replay, centred on the cursor: given the state a little past it (ReplaySession::aheadState)
+  /// and the cursor's time (StateView::setFocusTime), to show what came before and after.
+  bool centred = false;
 };
 
 /// Every view, in order: central tabs in tab order, docks in the order they are tabbed.

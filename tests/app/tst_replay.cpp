@@ -14,6 +14,7 @@
 #include "gui/timeline_dock.hpp"
 
 #include "common/actor_selection.hpp"
+#include "events/event_log_view.hpp"
 #include "flow/message_flow_model.hpp"
 #include "flow/message_flow_view.hpp"
 #include "timeline/timeline_widget.hpp"
@@ -434,6 +435,37 @@ class TestReplay : public QObject {
         if (v.shown != nullptr) QCOMPARE(v.shown, last);  // no view keeps an older state
     }
     QVERIFY(window.treeView()->treeView()->model()->rowCount() > 0);
+  }
+
+  void the_event_log_and_the_message_flow_centre_on_the_cursor() {
+    gui::MainWindow window({}, {.useSettings = false});
+    window.show();
+    QCOMPARE(window.openRecording(qs(good_)), QString());
+    gui::ReplaySession* replay = window.replay();
+    const auto range = *replay->timeRange();
+    const as::TimePoint middle = range.start + (range.end - range.start) / 2;
+    // The event log: the events after the cursor are there too, and the cursor's row is the last
+    // event at or before it.
+    window.showView(QStringLiteral("event-log"));
+    replay->setCursorNow(middle);
+    auto* log = qobject_cast<as::views::EventLogView*>(window.findView(QStringLiteral("event-log"))->widget);
+    QVERIFY(log != nullptr);
+    const int row = log->focusRow();
+    QVERIFY(row >= 0);
+    QVERIFY(row + 1 < log->visibleRows());  // something after the cursor is listed
+    const as::TimePoint cursor = replay->cursor();
+    QCOMPARE(window.findView(QStringLiteral("event-log"))->shown, &replay->aheadState());
+    QVERIFY(replay->aheadState().time() > cursor);
+    QVERIFY(replay->state().time() <= cursor);
+    // The message flow: its window is centred on the cursor.
+    window.showView(QStringLiteral("message-flow"));
+    auto* flow = qobject_cast<as::views::MessageFlowView*>(window.findView(QStringLiteral("message-flow"))->widget);
+    const auto shown = flow->model()->range();
+    QVERIFY(shown.has_value());
+    QCOMPARE(shown->first + (shown->second - shown->first) / 2, cursor);
+    bool after = false;
+    for (const auto& m : flow->model()->rows()) after = after || m.sent > cursor;
+    QVERIFY(after);
   }
 
   void selecting_a_range_zooms_the_message_flow_to_it() {

@@ -5,6 +5,8 @@
 
 #include <actorscope/observe/system_state.hpp>
 
+#include <optional>
+
 namespace actorscope::views {
 
 class StateView {
@@ -15,6 +17,10 @@ class StateView {
   virtual void setState(const observe::SystemState& state) = 0;
   /// A new session: forget rows, selections inside the view, and remembered history.
   virtual void resetSession() = 0;
+  /// A replay's cursor, for the views that centre on it (the message flow, the event log): they are
+  /// then given a state that runs a little past the cursor and show what is around it. nullopt (live):
+  /// the newest. Called before setState; the default ignores it.
+  virtual void setFocusTime(std::optional<TimePoint> t) { (void)t; }
 };
 
 }  // namespace actorscope::views

@@ -34,6 +34,8 @@ class EventLogModel : public QAbstractTableModel {
 
   void update(const observe::SystemState& state);
   void clear();
+  /// The time of row `row` (0 <= row < rowCount()).
+  TimePoint timeAt(int row) const { return rows_[static_cast<std::size_t>(row)].time; }
 
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;

@@ -14,6 +14,7 @@
 #include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -146,7 +147,31 @@ void EventLogView::setState(const observe::SystemState& state) {
   model_->update(state);
   fitNameColumns();
   summary_->setText(QStringLiteral("%1 of %2").arg(filter_->rowCount()).arg(model_->rowCount()));
-  if (atBottom) table_->scrollToBottom();
+  if (focusTime_) {
+    auto centre = [this] {
+      if (const int row = focusRow(); row >= 0)
+        table_->scrollTo(filter_->index(row, 0), QAbstractItemView::PositionAtCenter);
+    };
+    centre();
+    // Again once the table is laid out: a log just shown (a tab switched to) has no height yet.
+    QTimer::singleShot(0, this, centre);
+  } else if (atBottom) {
+    table_->scrollToBottom();
+  }
+}
+
+int EventLogView::focusRow() const {
+  if (!focusTime_) return -1;
+  // Rows are in recording order, so in time order: the last one at or before the cursor.
+  int lo = 0, hi = filter_->rowCount();
+  while (lo < hi) {
+    const int mid = (lo + hi) / 2;
+    if (model_->timeAt(filter_->mapToSource(filter_->index(mid, 0)).row()) <= *focusTime_)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo - 1;
 }
 
 void EventLogView::fitNameColumns() {

@@ -8,6 +8,8 @@
 
 #include <QWidget>
 
+#include <optional>
+
 class QToolButton;
 class QLabel;
 class QTableView;
@@ -25,6 +27,11 @@ class EventLogView : public QWidget, public StateView {
 
   void setState(const observe::SystemState& state) override;
   void resetSession() override;
+  /// A replay's cursor: the log is scrolled so that the last event at or before it is in the middle
+  /// (the events after it follow below).
+  void setFocusTime(std::optional<TimePoint> t) override { focusTime_ = t; }
+  /// The row (of the filtered log) the cursor is at: the last event at or before it; -1 if none.
+  int focusRow() const;
   EventLogModel* model() const noexcept { return model_; }
   /// Rows that pass the search and category filter.
   int visibleRows() const;
@@ -43,6 +50,7 @@ class EventLogView : public QWidget, public StateView {
   SearchField* search_;
   QToolButton* category_;
   QLabel* summary_;
+  std::optional<TimePoint> focusTime_;
 };
 
 }  // namespace actorscope::views

@@ -338,7 +338,26 @@ void MessageFlowView::setState(const observe::SystemState& state) {
   const ActorId focus = mode_->currentIndex() == 0 ? selection_->current() : ActorId{};
   model_->setFocus(focus);
   model_->setWindow(std::chrono::seconds(window_->currentData().toInt()));
+  // A replay's cursor sits in the middle of the window (the state runs on past it); a range the
+  // user selected wins over both.
+  if (userRange_)
+    model_->setRange(userRange_);
+  else if (focusTime_)
+    model_->setRange(std::pair(*focusTime_ - model_->window() / 2, *focusTime_ + model_->window() / 2));
+  else
+    model_->setRange(std::nullopt);
   model_->update(state);
+  if (focusTime_ && !userRange_) {
+    // The chart keeps the newest messages of its window: with more than it shows, those would all be
+    // after the cursor. The window narrows around the cursor until what it holds fits.
+    Duration half = model_->window() / 2;
+    for (int i = 0; i < 6 && model_->matched() > model_->rows().size(); ++i) {
+      const double fits = static_cast<double>(model_->rows().size()) / static_cast<double>(model_->matched());
+      half = std::chrono::duration_cast<Duration>(half * (0.9 * fits));
+      model_->setRange(std::pair(*focusTime_ - half, *focusTime_ + half));
+      model_->update(state);
+    }
+  }
   // A selected actor that exchanged nothing lately (a quiet supervisor): the top talkers instead,
   // and the line above the chart says so.
   const bool quiet = focus.is_valid() && model_->rows().empty();
@@ -357,13 +376,26 @@ void MessageFlowView::setState(const observe::SystemState& state) {
                   .arg(window_->currentData().toInt())
                   .arg(summary);
   }
-  if (const auto& range = model_->range())
+  if (userRange_)
     summary = QStringLiteral("zoomed to %1 – %2 · %3")
-                  .arg(formatSince(range->first, state.first_time()), formatSince(range->second, state.first_time()), summary);
+                  .arg(formatSince(userRange_->first, state.first_time()), formatSince(userRange_->second, state.first_time()),
+                       summary);
+  else if (focusTime_)
+    summary = QStringLiteral("around the cursor, %1 · %2").arg(formatSince(*focusTime_, state.first_time()), summary);
   summary_->setText(summary);
+  if (focusTime_ && !userRange_) {
+    // Scrolled so that the cursor's place (the first message after it) is in the middle.
+    const auto& rows = model_->rows();
+    const auto after = std::find_if(rows.begin(), rows.end(), [&](const FlowMessage& m) { return m.sent > *focusTime_; });
+    const int row = static_cast<int>(after - rows.begin());
+    QScrollBar* bar = chart_->verticalScrollBar();
+    bar->setValue(std::clamp(row * SequenceChart::kRowH - (chart_->viewport()->height() - SequenceChart::kHeaderH) / 2, 0,
+                             bar->maximum()));
+  }
 }
 
 void MessageFlowView::setTimeRange(std::optional<std::pair<TimePoint, TimePoint>> range) {
+  userRange_ = range;
   model_->setRange(range);
   window_->setEnabled(!range.has_value());  // a range replaces the window
   if (state_ != nullptr) setState(*state_);
@@ -372,8 +404,7 @@ void MessageFlowView::setTimeRange(std::optional<std::pair<TimePoint, TimePoint>
 void MessageFlowView::resetSession() {
   state_ = nullptr;
   model_->reset();
-  model_->setRange(std::nullopt);
-  window_->setEnabled(true);
+  // A range the user selected stays: the window (the timeline) drops it when another session comes.
   summary_->clear();
 }
 

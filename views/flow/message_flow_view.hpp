@@ -66,6 +66,8 @@ class MessageFlowView : public QWidget, public StateView {
   /// Zooms the chart to the messages sent in [from, to] (a replay's selected range); nullopt: back
   /// to the window before the state's time.
   void setTimeRange(std::optional<std::pair<TimePoint, TimePoint>> range);
+  /// Centres the chart on a replay's cursor: the messages of the window around it, scrolled to it.
+  void setFocusTime(std::optional<TimePoint> t) override { focusTime_ = t; }
   MessageFlowModel* model() const noexcept { return model_; }
   /// Draws these messages (by trace) emphasised, e.g. a chain of causes (CauseChainView's
   /// highlightRequested); empty for none.
@@ -85,6 +87,8 @@ class MessageFlowView : public QWidget, public StateView {
   QComboBox* window_;
   QLabel* summary_;
   const observe::SystemState* state_ = nullptr;
+  std::optional<std::pair<TimePoint, TimePoint>> userRange_;  ///< a range the user selected (timeline)
+  std::optional<TimePoint> focusTime_;
 };
 
 }  // namespace actorscope::views
