@@ -75,6 +75,7 @@ class MessageFlowModel : public KeyedTableModel<FlowMessage> {
   void setRange(std::optional<std::pair<TimePoint, TimePoint>> range) { range_ = range; }
   const std::optional<std::pair<TimePoint, TimePoint>>& range() const noexcept { return range_; }
   void setMaxMessages(int n) { maxMessages_ = n; }
+  int maxMessages() const noexcept { return maxMessages_; }
   void setMaxLanes(int n) { maxLanes_ = n; }
 
   void update(const observe::SystemState& state);

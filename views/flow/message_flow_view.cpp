@@ -339,25 +339,33 @@ void MessageFlowView::setState(const observe::SystemState& state) {
   model_->setFocus(focus);
   model_->setWindow(std::chrono::seconds(window_->currentData().toInt()));
   // A replay's cursor sits in the middle of the window (the state runs on past it); a range the
-  // user selected wins over both.
-  if (userRange_)
+  // user selected wins over both. The chart draws at most so many messages, the newest of its window:
+  // around a cursor the window is cut to as many messages before the cursor as after it.
+  if (userRange_) {
     model_->setRange(userRange_);
-  else if (focusTime_)
-    model_->setRange(std::pair(*focusTime_ - model_->window() / 2, *focusTime_ + model_->window() / 2));
-  else
-    model_->setRange(std::nullopt);
-  model_->update(state);
-  if (focusTime_ && !userRange_) {
-    // The chart keeps the newest messages of its window: with more than it shows, those would all be
-    // after the cursor. The window narrows around the cursor until what it holds fits.
-    Duration half = model_->window() / 2;
-    for (int i = 0; i < 6 && model_->matched() > model_->rows().size(); ++i) {
-      const double fits = static_cast<double>(model_->rows().size()) / static_cast<double>(model_->matched());
-      half = std::chrono::duration_cast<Duration>(half * (0.9 * fits));
-      model_->setRange(std::pair(*focusTime_ - half, *focusTime_ + half));
-      model_->update(state);
+  } else if (focusTime_) {
+    const TimePoint c = *focusTime_;
+    const Duration half = model_->window() / 2;
+    std::vector<TimePoint> before, after;
+    for (const observe::MessageRecord& m : state.recent_messages()) {
+      if (m.sent < c - half || m.sent > c + half) continue;
+      (m.sent <= c ? before : after).push_back(m.sent);
     }
+    const std::size_t each = static_cast<std::size_t>(std::max(2, model_->maxMessages())) / 2;
+    TimePoint from = c - half, to = c + half;
+    if (before.size() > each) {
+      std::nth_element(before.begin(), before.end() - static_cast<std::ptrdiff_t>(each), before.end());
+      from = *(before.end() - static_cast<std::ptrdiff_t>(each));
+    }
+    if (after.size() > each) {
+      std::nth_element(after.begin(), after.begin() + static_cast<std::ptrdiff_t>(each - 1), after.end());
+      to = after[each - 1];
+    }
+    model_->setRange(std::pair(from, to));
+  } else {
+    model_->setRange(std::nullopt);
   }
+  model_->update(state);
   // A selected actor that exchanged nothing lately (a quiet supervisor): the top talkers instead,
   // and the line above the chart says so.
   const bool quiet = focus.is_valid() && model_->rows().empty();
