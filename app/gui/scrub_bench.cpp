@@ -49,10 +49,15 @@ class Stream {
     e.time = t_;
     e.thread = 0;
     const std::uint64_t i = n_++;
-    if (spawned_ < actors_) return spawn(e, ++spawned_);
-    if (i % 5000 == 0) {  // a failure...
+    if (spawned_ < actors_) {
+      const std::uint32_t pid = ++spawned_;
+      if (pid > supervisors() + 1) live_.push_back(pid);
+      return spawn(e, pid);
+    }
+    if (i % 5000 == 0) {  // a failure of a live worker (a dead one cannot fail again)...
       e.kind = obs::EventKind::failed;
-      victim_ = worker(rng_());
+      slot_ = rng_() % live_.size();
+      victim_ = live_[slot_];
       e.actor = {0, victim_};
       e.text = "bench failure";
       return e;
@@ -60,6 +65,7 @@ class Stream {
     if (i % 5000 == 1 && victim_ != 0) {  // ...and its replacement, under the same name
       const std::uint32_t pid = ++nextPid_;
       obs::Event s = spawn(e, pid, nameOf(victim_), parentOf(victim_));
+      live_[slot_] = pid;  // the replacement takes its place
       victim_ = 0;
       return s;
     }
@@ -97,10 +103,7 @@ class Stream {
     if (pid <= supervisors() + 1) return "sup-" + std::to_string(pid - 1);
     return "worker-" + std::to_string(pid);
   }
-  std::uint32_t worker(std::uint32_t r) const {
-    const std::uint32_t first = supervisors() + 2;
-    return first + r % (actors_ - first + 1);
-  }
+  std::uint32_t worker(std::uint32_t r) const { return live_[r % live_.size()]; }
   obs::Event spawn(obs::Event& e, std::uint32_t pid, std::string name = {}, std::uint32_t parent = ~0u) {
     e.kind = obs::EventKind::spawned;
     e.actor = {0, pid};
@@ -117,6 +120,8 @@ class Stream {
   std::uint32_t spawned_ = 0;
   std::uint32_t nextPid_ = 0;
   std::uint32_t victim_ = 0;
+  std::size_t slot_ = 0;
+  std::vector<std::uint32_t> live_;  ///< the workers alive
   std::uint32_t from_ = 0, to_ = 0;
   std::uint64_t n_ = 0;
   std::uint64_t trace_ = 0;
@@ -137,16 +142,29 @@ std::uint64_t writeRecording(const std::filesystem::path& file, std::uint64_t ev
   const std::uint64_t base = recorder.progress().events_recorded;
   Stream stream(base + 1, system.runtime().now(), actors);
   constexpr std::uint64_t kStep = 1024;
+  const auto feedDeadline = std::chrono::steady_clock::now() + 10min;
   for (std::uint64_t sent = 0; sent < events;) {
     const auto p = recorder.progress();
     if (p.error) throw std::runtime_error("the recorder failed: " + *p.error);
     if (sent + kStep - (p.events_recorded - base) > kCapacity - kStep) {
+      if (std::chrono::steady_clock::now() > feedDeadline)
+        throw std::runtime_error("the recorder stopped taking events after " + std::to_string(sent));
       std::this_thread::sleep_for(100us);
       continue;
     }
+    if (qEnvironmentVariableIsSet("ACTORSCOPE_TRACE_FEED") && sent % (1u << 17) == 0)
+      std::fprintf(stderr, "fed %llu, committed %llu\n", static_cast<unsigned long long>(sent),
+                   static_cast<unsigned long long>(p.events_recorded - base));
     for (std::uint64_t k = 0; k < kStep && sent < events; ++k, ++sent) recorder.on_event(stream.next());
   }
-  while (recorder.progress().events_recorded - base < events) std::this_thread::sleep_for(100us);
+  // Every event committed, with a deadline: a recorder that stops taking events is said, not waited on.
+  const auto deadline = std::chrono::steady_clock::now() + 5min;
+  while (recorder.progress().events_recorded - base < events) {
+    if (std::chrono::steady_clock::now() > deadline)
+      throw std::runtime_error("the recorder committed " + std::to_string(recorder.progress().events_recorded - base) +
+                               " of " + std::to_string(events) + " events in 5 minutes");
+    std::this_thread::sleep_for(100us);
+  }
   if (recorder.progress().events_dropped != 0) throw std::runtime_error("the recorder dropped events");
   return recorder.progress().events_recorded;
 }
