@@ -14,16 +14,6 @@
 namespace actorscope::gui {
 namespace {
 
-using observe::EventKind;
-
-bool isFailure(const observe::Event& e) {
-  return e.kind == EventKind::failed || e.kind == EventKind::killed ||
-         (e.kind == EventKind::message_handled && e.failed);
-}
-bool isMessage(const observe::Event& e) {
-  return e.kind == EventKind::message_sent || e.kind == EventKind::message_handled;
-}
-
 QString escaped(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
 
 }  // namespace
@@ -146,6 +136,9 @@ void ReplaySession::goLive() {
 void ReplaySession::poll() {
   SessionInfo now;
   try {
+    // A file opened as an immutable snapshot (WAL mode, no log yet) is reopened once a writer has
+    // made its log, so that its commits are seen.
+    reader_->refresh();
     now = reader_->session(info_.id);
   } catch (const RecordingError&) {
     // A moment's lock or a write in progress: the next poll tries again. What is shown stays.
@@ -166,97 +159,17 @@ void ReplaySession::poll() {
   else if (ended) emit updated();  // the banner changes: the views' picture is the same
 }
 
-// -- TODO(store20): replace the three below by SessionReader::density, markers and adjacent_event. --
-
 std::vector<DensityBucket> ReplaySession::density(TimePoint from, TimePoint to, std::size_t buckets) const {
-  std::vector<DensityBucket> out;
-  if (buckets == 0 || to <= from) return out;
-  out.resize(buckets);
-  const auto span = to - from;
-  for (std::size_t i = 0; i < buckets; ++i) {
-    out[i].from = from + span * static_cast<std::int64_t>(i) / static_cast<std::int64_t>(buckets);
-    out[i].to = from + span * static_cast<std::int64_t>(i + 1) / static_cast<std::int64_t>(buckets);
-  }
-  EventFilter filter;
-  filter.from = from;
-  filter.to = to;
-  reader_->for_each_event(info_.id, filter, [&](const observe::Event& e) {
-    const auto offset = e.time - from;
-    auto i = static_cast<std::size_t>(offset.count() * static_cast<long double>(buckets) / span.count());
-    i = std::min(i, buckets - 1);
-    if (isFailure(e))
-      ++out[i].failures;
-    else if (isMessage(e))
-      ++out[i].messages;
-    else
-      ++out[i].lifecycle;
-    return true;
-  });
-  return out;
+  return reader_->density(info_.id, from, to, buckets);
 }
 
 std::vector<TimelineMarker> ReplaySession::markers(TimePoint from, TimePoint to, std::size_t limit) const {
-  std::vector<TimelineMarker> out;
-  // A restart is a spawn, under the same parent and with the same name, of an actor that failed or
-  // was killed: what a supervisor does. Names are learnt from the whole session up to `to`.
-  std::map<ActorId, std::pair<ActorId, std::string>> who;  // actor -> (parent, name)
-  std::set<std::pair<ActorId, std::string>> ended;
-  EventFilter filter;
-  filter.to = to;
-  filter.kinds = {EventKind::spawned, EventKind::failed, EventKind::killed};
-  reader_->for_each_event(info_.id, filter, [&](const observe::Event& e) {
-    if (e.kind == EventKind::spawned) {
-      who[e.actor] = {e.peer, e.name};
-      const bool restart = !e.name.empty() && ended.erase({e.peer, e.name}) > 0;
-      if (restart && e.time >= from)
-        out.push_back({TimelineMarker::Kind::restart, e.time, e.actor, e.seq, "restarted " + e.name});
-    } else {
-      const auto w = who.find(e.actor);
-      const std::string name = w != who.end() && !w->second.second.empty() ? w->second.second : e.actor.to_string();
-      if (w != who.end() && !w->second.second.empty()) ended.insert(w->second);
-      if (e.time >= from) {
-        const bool failed = e.kind == EventKind::failed;
-        out.push_back({failed ? TimelineMarker::Kind::failure : TimelineMarker::Kind::kill, e.time, e.actor, e.seq,
-                       (failed ? "failed: " : "killed: ") + name + (e.text.empty() ? "" : " — " + e.text)});
-      }
-    }
-    return out.size() < limit;
-  });
-  return out;
+  return reader_->markers(info_.id, from, to, limit);
 }
 
 std::optional<observe::Event> ReplaySession::adjacentEvent(TimePoint t, bool forward, ActorId actor,
                                                            std::vector<observe::EventKind> kinds) const {
-  EventFilter filter;
-  if (actor.is_valid()) filter.actors = {actor};
-  filter.kinds = std::move(kinds);
-  std::optional<observe::Event> found;
-  if (forward) {
-    filter.from = t + Duration(1);
-    reader_->for_each_event(info_.id, filter, [&](const observe::Event& e) {
-      if (e.time <= t) return true;
-      if (actor.is_valid() && e.actor != actor) return true;  // its peer's event, not its own
-      found = e;
-      return false;
-    });
-  } else {
-    // Backwards: windows before t that double in length until one holds such an event (or the
-    // session's start is passed), keeping the last event of the window.
-    Duration window = std::chrono::milliseconds(1);
-    TimePoint to = t - Duration(1);
-    while (!found) {
-      filter.from = std::max(info_.start_time, to - window);
-      filter.to = to;
-      reader_->for_each_event(info_.id, filter, [&](const observe::Event& e) {
-        if (e.time < t && (!actor.is_valid() || e.actor == actor)) found = e;
-        return true;
-      });
-      if (filter.from <= info_.start_time) break;
-      to = filter.from - Duration(1);
-      window *= 2;
-    }
-  }
-  return found;
+  return reader_->adjacent_event(info_.id, t, forward, actor, std::move(kinds));
 }
 
 }  // namespace actorscope::gui

@@ -24,22 +24,9 @@
 
 namespace actorscope::gui {
 
-// TODO(store20): these three types and ReplaySession's density(), markers() and adjacentEvent()
-// mirror the API SessionReader gains on branch store20 (storage/session_reader_timeline.cpp). Until
-// it lands on main they are computed here from SessionReader::for_each_event; then they become
-// aliases of actorscope::DensityBucket / TimelineMarker and the methods forward to the reader.
-struct DensityBucket {
-  TimePoint from{}, to{};
-  std::uint32_t lifecycle = 0, messages = 0, failures = 0;
-};
-struct TimelineMarker {
-  enum class Kind : std::uint8_t { failure, kill, restart };
-  Kind kind = Kind::failure;
-  TimePoint time{};
-  ActorId actor{};
-  std::uint64_t seq = 0;
-  std::string label;
-};
+// The timeline's data comes from SessionReader (storage/session_reader_timeline.cpp).
+using actorscope::DensityBucket;
+using actorscope::TimelineMarker;
 
 class ReplaySession : public Session {
   Q_OBJECT
@@ -83,12 +70,12 @@ class ReplaySession : public Session {
   /// Re-reads the session's end (what the follow timer does every 100 ms). Public for tests.
   void poll();
 
-  /// Events per bucket over [from, to], by kind. See the TODO(store20) above.
+  /// Events per bucket over [from, to], by kind (SessionReader::density).
   std::vector<DensityBucket> density(TimePoint from, TimePoint to, std::size_t buckets) const;
-  /// Failures, kills and restarts in [from, to].
+  /// Failures, kills and restarts in [from, to] (SessionReader::markers).
   std::vector<TimelineMarker> markers(TimePoint from, TimePoint to, std::size_t limit = 10000) const;
   /// The nearest event strictly after (forward) or before `t`, of `actor` (invalid: any actor) and
-  /// of one of `kinds` (empty: any).
+  /// of one of `kinds` (empty: any) (SessionReader::adjacent_event).
   std::optional<observe::Event> adjacentEvent(TimePoint t, bool forward, ActorId actor = {},
                                               std::vector<observe::EventKind> kinds = {}) const;
 
