@@ -6,10 +6,12 @@
 
 #include "actors/actors_view.hpp"
 #include "bench/benchmarks_view.hpp"
+#include "causes/cause_chain_view.hpp"
 #include "events/event_log_view.hpp"
 #include "flow/message_flow_view.hpp"
 #include "groups/process_groups_view.hpp"
 #include "inspector/actor_inspector.hpp"
+#include "query/query_view.hpp"
 #include "timers/timers_view.hpp"
 #include "tree/supervision_graph_view.hpp"
 #include "tree/supervision_tree_view.hpp"
@@ -43,6 +45,50 @@ QWidget* makeBenchmarks(const ViewContext& c) {
   return bench;
 }
 
+/// Moves a replay's cursor to `t` (nothing when a live session is shown).
+void seek(MainWindow* w, TimePoint t) {
+  if (ReplaySession* r = w->replay()) r->setCursor(t);
+}
+
+/// "Why did this actor fail?" over the recording shown: a clicked hop moves the cursor there and
+/// selects its actor, and the message flow emphasises the chain.
+QWidget* makeCauses(const ViewContext& c) {
+  auto* view = new views::CauseChainView(c.selection);
+  MainWindow* w = c.window;
+  const auto follow = [w, view] {
+    if (ReplaySession* r = w->replay())
+      view->setReader(&r->reader(), r->sessionId());
+    else
+      view->setReader(nullptr, 0);
+  };
+  QObject::connect(w, &MainWindow::sessionChanged, view, follow);
+  follow();
+  QObject::connect(view, &views::CauseChainView::timeRequested, w, [w](TimePoint t) { seek(w, t); });
+  QObject::connect(view, &views::CauseChainView::actorRequested, c.selection, &views::ActorSelection::select);
+  QObject::connect(view, &views::CauseChainView::highlightRequested, w, [w](const std::vector<std::uint64_t>& traces) {
+    if (const MainWindow::View* f = w->findView(QStringLiteral("message-flow")))
+      if (auto* flow = qobject_cast<views::MessageFlowView*>(f->widget)) flow->setHighlightedTraces(traces);
+  });
+  return view;
+}
+
+/// Read-only SQL over the recording shown: a clicked row selects its actor (the view does) and
+/// moves the cursor to its time.
+QWidget* makeQuery(const ViewContext& c) {
+  auto* view = new views::QueryView(c.selection);
+  MainWindow* w = c.window;
+  const auto follow = [w, view] {
+    if (ReplaySession* r = w->replay())
+      view->setRecording(r->reader(), r->sessionId());
+    else
+      view->clearRecording();
+  };
+  QObject::connect(w, &MainWindow::sessionChanged, view, follow);
+  follow();
+  QObject::connect(view, &views::QueryView::timeRequested, w, [w](TimePoint t) { seek(w, t); });
+  return view;
+}
+
 }  // namespace
 
 const std::vector<ViewDescriptor>& viewDescriptors() {
@@ -68,6 +114,8 @@ const std::vector<ViewDescriptor>& viewDescriptors() {
       {"timers", "Timers", "timers", Place::bottom, 250, false, ViewDescriptor::both, plain<views::TimersView>()},
       {"timeline", "Timeline", "timers", Place::top, 0, false, ViewDescriptor::replay,
        [](const ViewContext& c) -> QWidget* { return new TimelineDock(c.window); }},
+      {"causes", "Why it failed", "warnings", Place::bottom, 0, false, ViewDescriptor::replay, makeCauses},
+      {"query", "Query", "table", Place::bottom, 0, false, ViewDescriptor::replay, makeQuery},
   };
   return table;
 }

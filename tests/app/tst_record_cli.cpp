@@ -370,8 +370,10 @@ class TestRecordCli : public QObject {
                                        << "--session picks a session of one recording, but 2 files are given";
     QTest::newRow("bench") << QStringList{"bench", "--list", "quiescent"}
                            << "unexpected argument \"quiescent\": bench takes only options";
+    // A file name opens a recording now; a live session's choices with it are refused.
     QTest::newRow("the observatory") << QStringList{"--scenario", "storm", "session.db"}
-                                     << "unexpected argument \"session.db\": actorscope takes only options";
+                                     << "--scenario, --runtime and --threads choose a live session; a recording "
+                                        "replays what it recorded";
   }
   void every_command_refuses_an_argument_it_does_not_take() {
     QFETCH(QStringList, args);
