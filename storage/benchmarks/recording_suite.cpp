@@ -1,6 +1,7 @@
 // The recording measurements wrapped as suite benchmarks: each workload owns a temporary
 // directory for its files and turns one measurement into one Sample.
 #include "recording_suite.hpp"
+#include "bench_files.hpp"
 
 #include "recording_benchmarks.hpp"
 #include "replay_benchmarks.hpp"
@@ -29,41 +30,6 @@ using bench::Measure;
 using bench::Sample;
 using bench::Workload;
 using bench::WorkloadError;
-
-/// A fresh directory under the system's temporary directory, removed with everything in it.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "actorscope-bench-XXXXXX").string();
-    if (mkdtemp(pattern.data()) == nullptr) {
-      std::string m = "cannot make a temporary directory from ";
-      m += pattern;
-      throw WorkloadError(m);
-    }
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  std::filesystem::path file(const char* name) const { return path_ / name; }
-
- private:
-  std::filesystem::path path_;
-};
-
-/// 1234567 as "1,234,567".
-std::string grouped(std::uint64_t n) {
-  std::string digits = std::to_string(n);
-  std::string out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i != 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
 
 std::uint64_t median_of(std::vector<std::uint64_t> v) {
   if (v.empty()) return 0;

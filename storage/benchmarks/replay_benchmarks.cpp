@@ -1,5 +1,6 @@
 // The replay measurements (issue 20) and their benchmarks in the suite, group "replay".
 #include "replay_benchmarks.hpp"
+#include "bench_files.hpp"
 
 #include <actorscope/actorscope.hpp>
 #include <actorscope/storage/recorder.hpp>
@@ -306,37 +307,6 @@ using bench::Measure;
 using bench::Sample;
 using bench::Workload;
 using bench::WorkloadError;
-
-/// A fresh directory under the system's temporary directory, removed with everything in it.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "actorscope-replay-XXXXXX").string();
-    if (mkdtemp(pattern.data()) == nullptr)
-      throw WorkloadError("cannot make a temporary directory from " + pattern);
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  std::filesystem::path file(const char* name) const { return path_ / name; }
-
- private:
-  std::filesystem::path path_;
-};
-
-std::string grouped(std::uint64_t n) {
-  std::string digits = std::to_string(n);
-  std::string out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i != 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
 
 /// "4.2 ms": CPU time per poll.
 std::string per_poll(std::int64_t cpu_ns, std::uint64_t polls) {
