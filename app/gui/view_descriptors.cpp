@@ -89,6 +89,24 @@ QWidget* makeQuery(const ViewContext& c) {
   return view;
 }
 
+/// The inspector; in a replay, "Why did it fail?" for a failed or killed actor opens the cause
+/// chain on it.
+QWidget* makeInspector(const ViewContext& c) {
+  auto* view = new views::ActorInspector(c.selection, c.control);
+  MainWindow* w = c.window;
+  const auto follow = [w, view] { view->setExplainable(w->replay() != nullptr); };
+  QObject::connect(w, &MainWindow::sessionChanged, view, follow);
+  follow();
+  QObject::connect(view, &views::ActorInspector::explainRequested, w, [w](ActorId id) {
+    const MainWindow::View* v = w->findView(QStringLiteral("causes"));
+    auto* causes = v != nullptr ? qobject_cast<views::CauseChainView*>(v->widget) : nullptr;
+    if (causes == nullptr) return;
+    w->showView(QStringLiteral("causes"));
+    causes->showActor(id);
+  });
+  return view;
+}
+
 }  // namespace
 
 const std::vector<ViewDescriptor>& viewDescriptors() {
@@ -105,8 +123,7 @@ const std::vector<ViewDescriptor>& viewDescriptors() {
       // Docks.
       {"supervision-tree", "Supervision tree", "tree", Place::left, 250, true, ViewDescriptor::both,
        plain<views::SupervisionTreeView>()},
-      {"inspector", "Inspector", "inspector", Place::right, 100, false, ViewDescriptor::both,
-       plain<views::ActorInspector>()},
+      {"inspector", "Inspector", "inspector", Place::right, 100, false, ViewDescriptor::both, makeInspector},
       {"warnings", "Warnings", "warnings", Place::bottom, 500, true, ViewDescriptor::both,
        plain<views::WarningsView>()},
       {"process-groups", "Process groups", "groups", Place::bottom, 250, false, ViewDescriptor::both,

@@ -13,7 +13,9 @@
 #include "gui/replay_session.hpp"
 #include "gui/timeline_dock.hpp"
 
+#include "causes/cause_chain_view.hpp"
 #include "common/actor_selection.hpp"
+#include "inspector/actor_inspector.hpp"
 #include "events/event_log_view.hpp"
 #include "flow/message_flow_model.hpp"
 #include "flow/message_flow_view.hpp"
@@ -21,6 +23,7 @@
 #include "tree/supervision_tree_view.hpp"
 
 #include <QAction>
+#include <QPushButton>
 #include <QCryptographicHash>
 #include <QDockWidget>
 #include <QFile>
@@ -374,6 +377,30 @@ class TestReplay : public QObject {
     const auto before = replay->adjacentEvent(failedAt_, false, work_.crashed);
     QVERIFY(before);
     QCOMPARE(replay->cursor(), before->time);
+  }
+
+  void the_inspector_asks_why_a_failed_actor_failed_and_the_chain_opens_on_it() {
+    gui::MainWindow window({}, {.useSettings = false});
+    window.show();
+    QCOMPARE(window.openRecording(qs(good_)), QString());
+    QVERIFY(window.timeline()->stepToFailure(true));  // selects who failed, at its failure
+    QTRY_VERIFY_WITH_TIMEOUT(!window.replay()->pending(), kDeadline);
+    auto* inspector = qobject_cast<as::views::ActorInspector*>(window.findView(QStringLiteral("inspector"))->widget);
+    QVERIFY(inspector != nullptr);
+    auto* why = inspector->findChild<QPushButton*>(QStringLiteral("explain"));
+    QVERIFY(why != nullptr);
+    QTRY_VERIFY_WITH_TIMEOUT(why->isVisibleTo(inspector), kDeadline);
+    QCOMPARE(why->text(), QStringLiteral("Why did it fail?"));
+    why->click();
+    auto* causes = qobject_cast<as::views::CauseChainView*>(window.findView(QStringLiteral("causes"))->widget);
+    QVERIFY(causes != nullptr);
+    QVERIFY(causes->chain().has_value());
+    QCOMPARE(causes->chain()->actor, work_.crashed);
+    QVERIFY(!causes->chain()->hops.empty());
+    QVERIFY(causes->chain()->hops.front().handled.failed);  // the message whose handling threw
+    // A live actor has nothing to explain, and a live session offers nothing.
+    window.selection().select(work_.root);
+    QTRY_VERIFY_WITH_TIMEOUT(!why->isVisibleTo(inspector), kDeadline);
   }
 
   void play_advances_the_cursor_and_space_pauses() {

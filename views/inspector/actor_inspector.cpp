@@ -12,6 +12,7 @@
 #include <QFrame>
 #include <QGridLayout>
 #include <QLabel>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QStackedWidget>
 #include <QRegularExpression>
@@ -127,6 +128,13 @@ ActorInspector::ActorInspector(ActorSelection* selection, ActorControl* control,
 
   failuresTitle_ = sectionTitle(QStringLiteral("Recent failures"), page);
   failures_ = new QLabel(page);
+  explain_ = new QPushButton(QStringLiteral("Why did it fail?"), page);
+  explain_->setToolTip(QStringLiteral("Follow the failure back through the messages that led to it"));
+  explain_->setObjectName(QStringLiteral("explain"));
+  explain_->setVisible(false);
+  connect(explain_, &QPushButton::clicked, this, [this] {
+    if (details_) emit explainRequested(details_->id);
+  });
   failures_->setTextFormat(Qt::RichText);
   failures_->setWordWrap(true);
   failures_->setTextInteractionFlags(Qt::TextBrowserInteraction);
@@ -158,6 +166,7 @@ ActorInspector::ActorInspector(ActorSelection* selection, ActorControl* control,
   v->addWidget(rule(page));
   v->addWidget(failuresTitle_);
   v->addWidget(failures_);
+  v->addWidget(explain_, 0, Qt::AlignLeft);
   v->addStretch(1);
 
   auto* outer = new QVBoxLayout(this);
@@ -356,6 +365,14 @@ void ActorInspector::render(const ActorDetails& d) {
     }
     failures_->setText(f);
   }
+  const bool ended = d.health == Health::failed || d.health == Health::killed;
+  explain_->setText(d.health == Health::killed ? QStringLiteral("Why was it killed?") : QStringLiteral("Why did it fail?"));
+  explain_->setVisible(explainable_ && ended);
+}
+
+void ActorInspector::setExplainable(bool on) {
+  explainable_ = on;
+  if (details_) render(*details_);
 }
 
 }  // namespace actorscope::views

@@ -13,6 +13,7 @@
 
 class QGridLayout;
 class QLabel;
+class QPushButton;
 class QScrollArea;
 class QStackedWidget;
 
@@ -35,6 +36,14 @@ class ActorInspector : public QWidget, public StateView {
 
   /// What is shown now (nullopt: nothing selected or the actor is unknown).
   const std::optional<ActorDetails>& details() const noexcept { return details_; }
+
+  /// Offers "Why did it fail?" for a failed or killed actor (a replay, whose recording can follow
+  /// a failure back through the messages). Off by default.
+  void setExplainable(bool on);
+
+ signals:
+  /// The user asked why `actor` failed (or was killed).
+  void explainRequested(actorscope::ActorId actor);
 
  protected:
   void changeEvent(QEvent* event) override;
@@ -70,6 +79,8 @@ class ActorInspector : public QWidget, public StateView {
   HistogramWidget* handlingHist_;
   QLabel* failuresTitle_;
   QLabel* failures_;
+  QPushButton* explain_;
+  bool explainable_ = false;
 };
 
 }  // namespace actorscope::views
