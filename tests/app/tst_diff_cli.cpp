@@ -14,6 +14,7 @@
 #include <QTest>
 
 #ifndef Q_MOC_RUN
+#include "cli_run.hpp"
 #include "recording_test.hpp"
 #include "sqlite_test.hpp"
 
@@ -27,36 +28,7 @@
 namespace {
 
 using namespace recording_test;
-
-struct Run {
-  int code = -1;
-  QString out;
-  QString err;
-};
-
-Run run_actorscope(const QStringList& args) {
-  QProcess p;
-  p.start(QStringLiteral(ACTORSCOPE_BINARY), args);
-  Run r;
-  if (!p.waitForStarted(30000) || !p.waitForFinished(120000)) {
-    p.kill();
-    p.waitForFinished();
-    r.err = "did not finish: actorscope " + args.join(' ');
-    return r;
-  }
-  r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-  r.out = QString::fromUtf8(p.readAllStandardOutput());
-  r.err = QString::fromUtf8(p.readAllStandardError());
-  return r;
-}
-
-QString describe(const Run& r) { return QString("exit %1\n--- stdout\n%2\n--- stderr\n%3").arg(r.code).arg(r.out, r.err); }
-
-QByteArray checksum(const QString& file) {
-  QFile f(file);
-  if (!f.open(QIODevice::ReadOnly)) return {};
-  return QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256).toHex();
-}
+using namespace cli_run;
 
 /// The table's first data row (the line after the header line that starts with "actor").
 QString first_row(const QString& out) {

@@ -3,7 +3,6 @@
 // appended to or replaced as asked, usage mistakes exit 2 and bad files exit 1, each with a
 // message that says what to do. A command that refuses, or a mistaken one, leaves every file of
 // the user's byte for byte as it was (checked by checksum), with no SQLite file left beside it.
-#include <QCryptographicHash>
 #include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -11,6 +10,8 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include "cli_run.hpp"
 
 #ifndef Q_MOC_RUN
 #include <actorscope/storage/session_reader.hpp>
@@ -23,40 +24,7 @@
 
 namespace {
 
-struct Run {
-  int code = -1;
-  QString out;
-  QString err;
-};
-
-/// Runs `actorscope ARGS...` (in `cwd`, if given) with a generous deadline.
-Run run_actorscope(const QStringList& args, const QString& cwd = {}) {
-  QProcess p;
-  if (!cwd.isEmpty()) p.setWorkingDirectory(cwd);
-  p.start(QStringLiteral(ACTORSCOPE_BINARY), args);
-  Run r;
-  if (!p.waitForStarted(30000) || !p.waitForFinished(120000)) {
-    p.kill();
-    p.waitForFinished();
-    r.err = "did not finish: actorscope " + args.join(' ');
-    return r;
-  }
-  r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-  r.out = QString::fromUtf8(p.readAllStandardOutput());
-  r.err = QString::fromUtf8(p.readAllStandardError());
-  return r;
-}
-
-QString describe(const Run& r) {
-  return QString("exit %1\n--- stdout\n%2\n--- stderr\n%3").arg(r.code).arg(r.out, r.err);
-}
-
-/// The SHA-256 of a file's bytes (empty if it cannot be read).
-QByteArray checksum(const QString& file) {
-  QFile f(file);
-  if (!f.open(QIODevice::ReadOnly)) return {};
-  return QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256).toHex();
-}
+using namespace cli_run;
 
 /// The files SQLite keeps beside `db` while it is open (a WAL, its index, a rollback journal).
 QStringList side_files(const QString& db) {

@@ -4,30 +4,13 @@
 // has gaps; at lifecycle detail, and in recordings from before causes were kept, it says that they
 // were not recorded. A killed actor's chain starts at the last message it handled.
 #include "recording_test.hpp"
+#include "relay_chain.hpp"
 #include "sqlite_test.hpp"
 
 using namespace recording_test;
 namespace obs = as::observe;
 
 namespace {
-
-struct Step {
-  int n = 0;
-};
-
-// Forwards a Step to the next actor; the last one throws instead.
-struct Relay {
-  using Message = Step;
-  std::optional<as::ActorRef<Step>> next;
-  std::string name;
-  Probe* probe = nullptr;
-  void handle(as::Context<Relay>&, Step s, std::monostate&) {
-    probe->record(name + " got " + std::to_string(s.n));
-    if (s.n >= 1000) return;  // noise: handled, never passed on
-    if (!next) throw std::runtime_error(name + " cannot take step " + std::to_string(s.n));
-    (void)next->cast(Step{s.n + 1});
-  }
-};
 
 struct Chain {
   as::ActorRef<Step> first, middle, last;

@@ -6,6 +6,7 @@
 // of docs/RECORDING-FORMAT.md from its menu, and a clicked row selects its actor and moves the
 // cursor to its time.
 #include "recording_test.hpp"
+#include "relay_chain.hpp"
 #include "sqlite_test.hpp"
 
 #ifndef Q_MOC_RUN
@@ -33,24 +34,6 @@ namespace v = actorscope::views;
 
 #ifndef Q_MOC_RUN
 namespace {
-
-struct Step {
-  int n = 0;
-};
-
-// Forwards a Step to the next actor; the last one throws instead.
-struct Relay {
-  using Message = Step;
-  std::optional<as::ActorRef<Step>> next;
-  std::string name;
-  Probe* probe = nullptr;
-  void handle(as::Context<Relay>&, Step s, std::monostate&) {
-    probe->record(name + " got " + std::to_string(s.n));
-    if (s.n >= 1000) return;  // noise: handled, never passed on
-    if (!next) throw std::runtime_error(name + " cannot take step " + std::to_string(s.n));
-    (void)next->cast(Step{s.n + 1});
-  }
-};
 
 struct Recorded {
   std::filesystem::path file;
