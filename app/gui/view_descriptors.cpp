@@ -45,6 +45,11 @@ QWidget* makeBenchmarks(const ViewContext& c) {
   return bench;
 }
 
+/// A dock tabbed with others must not make the window taller than the default 1366x768: the
+/// area takes the largest minimum of its tabs. Its own layout would ask for the editor's, the
+/// table's and the buttons' minimums stacked; it shrinks to a few rows instead (the table scrolls).
+void fitSmallDock(QWidget* view) { view->setMinimumSize(160, 80); }
+
 /// Moves a replay's cursor to `t` (nothing when a live session is shown).
 void seek(MainWindow* w, TimePoint t) {
   if (ReplaySession* r = w->replay()) r->setCursor(t);
@@ -54,6 +59,7 @@ void seek(MainWindow* w, TimePoint t) {
 /// selects its actor, and the message flow emphasises the chain.
 QWidget* makeCauses(const ViewContext& c) {
   auto* view = new views::CauseChainView(c.selection);
+  fitSmallDock(view);
   MainWindow* w = c.window;
   const auto follow = [w, view] {
     if (ReplaySession* r = w->replay())
@@ -76,6 +82,7 @@ QWidget* makeCauses(const ViewContext& c) {
 /// moves the cursor to its time.
 QWidget* makeQuery(const ViewContext& c) {
   auto* view = new views::QueryView(c.selection);
+  fitSmallDock(view);
   MainWindow* w = c.window;
   const auto follow = [w, view] {
     if (ReplaySession* r = w->replay())
