@@ -51,33 +51,6 @@ struct Sender {
   }
 };
 
-// Ping-pong partners: each message is forwarded to the other until `left` reaches 0.
-struct Pinger {
-  using Message = std::variant<as::ActorRef<int>, int>;
-  using State = as::ActorRef<int>;
-  Probe* probe = nullptr;
-  as::ActorRef<int> pre_start(as::Context<Pinger>&) { return {}; }
-  void handle(as::Context<Pinger>&, Message m, as::ActorRef<int>& peer) {
-    if (auto* ref = std::get_if<as::ActorRef<int>>(&m)) {
-      peer = *ref;
-      return;
-    }
-    const int left = std::get<int>(m);
-    if (left == 0) {
-      probe->record("rally over");
-      return;
-    }
-    (void)peer.cast(left - 1);
-  }
-};
-struct Ponger {
-  using Message = int;
-  using State = as::ActorRef<Pinger::Message>;
-  as::ActorRef<Pinger::Message> pre_start(as::Context<Ponger>&, as::ActorRef<Pinger::Message> back) { return back; }
-  using Arguments = as::ActorRef<Pinger::Message>;
-  void handle(as::Context<Ponger>&, int left, as::ActorRef<Pinger::Message>& back) { (void)back.cast(left); }
-};
-
 struct Gated {
   using Message = int;
   Probe* probe = nullptr;

@@ -25,6 +25,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 namespace as = actorscope;
@@ -131,6 +132,36 @@ class Gate {
 
  private:
   as::Completion done_;
+};
+
+/// Ping-pong partners: each message is forwarded to the other until `left` reaches 0, when the
+/// pinger records "rally over" to its probe. The pinger learns its partner from its first message.
+struct Pinger {
+  using Message = std::variant<as::ActorRef<int>, int>;
+  using State = as::ActorRef<int>;
+  Probe* probe = nullptr;
+  as::ActorRef<int> pre_start(as::Context<Pinger>&) { return {}; }
+  void handle(as::Context<Pinger>&, Message m, as::ActorRef<int>& peer) {
+    if (auto* ref = std::get_if<as::ActorRef<int>>(&m)) {
+      peer = *ref;
+      return;
+    }
+    const int left = std::get<int>(m);
+    if (left == 0) {
+      probe->record("rally over");
+      return;
+    }
+    (void)peer.cast(left - 1);
+  }
+};
+struct Ponger {
+  using Message = int;
+  using State = as::ActorRef<Pinger::Message>;
+  using Arguments = as::ActorRef<Pinger::Message>;
+  as::ActorRef<Pinger::Message> pre_start(as::Context<Ponger>&, as::ActorRef<Pinger::Message> back) {
+    return back;
+  }
+  void handle(as::Context<Ponger>&, int left, as::ActorRef<Pinger::Message>& back) { (void)back.cast(left); }
 };
 
 }  // namespace engine_test
