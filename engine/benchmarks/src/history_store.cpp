@@ -12,17 +12,6 @@ namespace actorscope::bench {
 
 namespace {
 
-const char* measure_name(Measure m) {
-  switch (m) {
-    case Measure::time: return "time";
-    case Measure::latency: return "latency";
-    case Measure::memory: return "memory";
-    case Measure::rate: return "rate";
-    case Measure::ratio: return "ratio";
-  }
-  return "time";
-}
-
 // The whole schema of the current version (2). Statistics columns are in the result's unit; the
 // per-element figure is median / elements.
 constexpr const char* kSchema = R"sql(

@@ -10,17 +10,6 @@ namespace actorscope::bench {
 
 namespace {
 
-const char* measure_name(Measure m) {
-  switch (m) {
-    case Measure::time: return "time";
-    case Measure::latency: return "latency";
-    case Measure::memory: return "memory";
-    case Measure::rate: return "rate";
-    case Measure::ratio: return "ratio";
-  }
-  return "time";
-}
-
 class Writer {
  public:
   std::string take() { return std::move(out_); }

@@ -32,6 +32,19 @@ enum class Measure : std::uint8_t {
   ratio,    ///< one measured time over another (unit "×"), such as a slowdown; no per-element figure
 };
 
+/// The name a measure is stored and reported under ("time", "latency", ...): the JSON report and
+/// the history's `measure` column both use it.
+constexpr const char* measure_name(Measure m) noexcept {
+  switch (m) {
+    case Measure::time: return "time";
+    case Measure::latency: return "latency";
+    case Measure::memory: return "memory";
+    case Measure::rate: return "rate";
+    case Measure::ratio: return "ratio";
+  }
+  return "time";
+}
+
 /// A figure measured elsewhere, for comparison: ractor 0.9.3 on tokio on this project's machine
 /// class (../shared/bench-reference.md), as the range of criterion medians over several runs.
 struct ReferenceRange {
