@@ -7,16 +7,6 @@
 
 namespace actorscope::cli {
 
-std::string with_commas(std::uint64_t n) {
-  std::string digits = std::to_string(n);
-  std::string out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i != 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
-
 std::string file_size_text(std::uintmax_t bytes) {
   char buf[32];
   if (bytes < 1024) {

@@ -2,6 +2,7 @@
 // aligned lines per session (what ran, when, how it ended, actors, events by kind, statistics).
 #pragma once
 
+#include <actorscope/detail/format.hpp>
 #include <actorscope/storage/session_reader.hpp>
 
 #include <cstdint>
@@ -11,7 +12,7 @@
 namespace actorscope::cli {
 
 /// 1234567 -> "1,234,567".
-std::string with_commas(std::uint64_t n);
+using actorscope::detail::with_commas;
 /// A byte count as "812 bytes", "14.2 KB", "3.1 MB".
 std::string file_size_text(std::uintmax_t bytes);
 /// The size of a recording on disk, counting its write-ahead log if it has one.

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <actorscope/benchmarks/benchmark.hpp>
+#include <actorscope/detail/format.hpp>
 
 #include <cstdint>
 #include <cstdlib>
@@ -37,14 +38,6 @@ class TempDir {
 };
 
 /// 1234567 as "1,234,567".
-inline std::string grouped(std::uint64_t n) {
-  std::string digits = std::to_string(n);
-  std::string out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i != 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
+using actorscope::detail::with_commas;
 
 }  // namespace actorscope::recording_benchmarks

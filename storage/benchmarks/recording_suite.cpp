@@ -52,7 +52,7 @@ class Throughput final : public Workload {
     }
     if (t.dropped != 0) {
       std::string m = "the recorder dropped ";
-      m += grouped(t.dropped);
+      m += with_commas(t.dropped);
       m += " events: the figure would not be at zero drops";
       throw WorkloadError(m);
     }
@@ -121,9 +121,9 @@ class LoopSlowdown final : public Workload {
   std::string note() const override {
     if (recorded_.empty()) return {};
     std::string n = "events a loop (median): ";
-    n += grouped(median_of(recorded_));
+    n += with_commas(median_of(recorded_));
     n += " recorded, ";
-    n += grouped(median_of(dropped_));
+    n += with_commas(median_of(dropped_));
     n += " dropped";
     return n;
   }
@@ -192,15 +192,15 @@ class Replay final : public Workload {
     std::string n;
     if (events_ != kReplayEvents) {
       n += "quick run: a recording of ";
-      n += grouped(events_);
+      n += with_commas(events_);
       n += " events instead of ";
-      n += grouped(kReplayEvents);
+      n += with_commas(kReplayEvents);
       n += "; ";
     }
     n += "the state at the middle holds ";
-    n += grouped(applied_);
+    n += with_commas(applied_);
     n += " of ";
-    n += grouped(file_.events);
+    n += with_commas(file_.events);
     n += " events, 9,999 of them folded after the keyframe before it";
     return n;
   }

@@ -326,7 +326,7 @@ ReplayFile make_file(const TempDir& dir, const char* name, std::uint64_t events)
 
 std::string quick_note(std::uint64_t events, std::uint64_t full) {
   if (events == full) return {};
-  return "quick run: a recording of " + grouped(events) + " events instead of " + grouped(full) + "; ";
+  return "quick run: a recording of " + with_commas(events) + " events instead of " + with_commas(full) + "; ";
 }
 
 // (a) the first picture
@@ -346,8 +346,8 @@ class FirstPicture final : public Workload {
       throw WorkloadError(e.what());
     }
     if (r.events_counted != file_.events)
-      throw WorkloadError("the density counted " + grouped(r.events_counted) + " events of " +
-                          grouped(file_.events));
+      throw WorkloadError("the density counted " + with_commas(r.events_counted) + " events of " +
+                          with_commas(file_.events));
     Sample s;
     s.value = static_cast<double>(r.total_ns);
     s.phases = {{"open", static_cast<double>(r.open_ns)},
@@ -358,7 +358,7 @@ class FirstPicture final : public Workload {
     return s;
   }
   std::string note() const override {
-    return quick_note(events_, kPictureEvents) + "the density counted all " + grouped(file_.events) +
+    return quick_note(events_, kPictureEvents) + "the density counted all " + with_commas(file_.events) +
            " events";
   }
 
@@ -418,12 +418,12 @@ class ReplayMemory final : public Workload {
   std::string note() const override {
     char made[64];
     std::snprintf(made, sizeof made, "%.0f s", make_s_);
-    return quick_note(events_, kMemoryEvents) + "the file: " + grouped(file_.events) + " events, " +
-           grouped(size_ / 1'000'000) + " MB, made in " + made +
+    return quick_note(events_, kMemoryEvents) + "the file: " + with_commas(file_.events) + " events, " +
+           with_commas(size_ / 1'000'000) + " MB, made in " + made +
            "; the value is the whole process's peak resident size (VmHWM, reset before the replay): at "
            "most " +
-           grouped(baseline_ / 1'000'000) + " MB resident before a replay, and at most " +
-           grouped(growth_ / 1'000'000) + " MB more during one";
+           with_commas(baseline_ / 1'000'000) + " MB resident before a replay, and at most " +
+           with_commas(growth_ / 1'000'000) + " MB more during one";
   }
 
  private:
@@ -471,7 +471,7 @@ class FollowLatency final : public Workload {
     } catch (const MeasurementError& e) {
       throw WorkloadError(e.what());
     }
-    if (r.dropped != 0) throw WorkloadError("the recorder dropped " + grouped(r.dropped) + " events");
+    if (r.dropped != 0) throw WorkloadError("the recorder dropped " + with_commas(r.dropped) + " events");
     events_ += r.events;
     polls_ += r.polls;
     cpu_ns_ += r.follower_cpu_ns;
@@ -483,7 +483,7 @@ class FollowLatency final : public Workload {
     return s;
   }
   std::string note() const override {
-    return grouped(events_) + " events committed in all, " + grouped(polls_) + " polls using " +
+    return with_commas(events_) + " events committed in all, " + with_commas(polls_) + " polls using " +
            per_poll(cpu_ns_, polls_) + " of CPU each; one latency per commit of the writer";
   }
 
@@ -542,7 +542,7 @@ class FollowedThroughput final : public Workload {
     return s;
   }
   std::string note() const override {
-    return quick_note(events_, kFollowedEvents) + grouped(polls_) + " polls by the follower in all, using " +
+    return quick_note(events_, kFollowedEvents) + with_commas(polls_) + " polls by the follower in all, using " +
            per_poll(cpu_ns_, polls_) +
            " of CPU each; the value is followed throughput over alone (1 = no loss)";
   }

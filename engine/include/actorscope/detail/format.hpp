@@ -1,7 +1,10 @@
 // A small "{}" formatter for log lines (GCC 12 has no <format>). Each "{}" takes the next argument
-// through operator<<; "{{" and "}}" are literal braces.
+// through operator<<; "{{" and "}}" are literal braces. Also the thousands grouping that the CLI and
+// the benchmark notes print counts with (here because both reach the engine and nothing else in
+// common; it needs only the standard library).
 #pragma once
 
+#include <cstdint>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -37,6 +40,18 @@ std::string format(std::string_view fmt, const Args&... args) {
   std::ostringstream out;
   format_rest(out, fmt, args...);
   return out.str();
+}
+
+/// 1234567 -> "1,234,567" (commas whatever the locale: the output is read by people and by tests).
+inline std::string with_commas(std::uint64_t n) {
+  const std::string digits = std::to_string(n);
+  std::string out;
+  out.reserve(digits.size() + digits.size() / 3);
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i != 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
 }
 
 }  // namespace actorscope::detail
