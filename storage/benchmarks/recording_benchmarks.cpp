@@ -3,6 +3,7 @@
 #include "recording_benchmarks.hpp"
 
 #include <actorscope/actorscope.hpp>
+#include <actorscope/benchmarks/looper.hpp>
 #include <actorscope/storage/recorder.hpp>
 #include <actorscope/storage/session_reader.hpp>
 
@@ -153,31 +154,6 @@ ThroughputSample recorder_throughput(const std::filesystem::path& file, std::uin
   return out;
 }
 
-namespace {
-
-// ractor's loop: a message to itself in pre_start, the next one from each handler, then a stop.
-struct Looper {
-  using Message = std::uint64_t;
-  using Arguments = std::uint64_t;
-  struct State {
-    std::uint64_t limit = 0;
-    std::uint64_t seen = 0;
-  };
-  State pre_start(Context<Looper>& ctx, std::uint64_t limit) {
-    (void)ctx.self().cast(std::uint64_t{0});
-    return State{limit, 0};
-  }
-  void handle(Context<Looper>& ctx, std::uint64_t, State& s) {
-    if (++s.seen >= s.limit) {
-      ctx.stop();
-      return;
-    }
-    (void)ctx.self().cast(s.seen);
-  }
-};
-
-}  // namespace
-
 MessageLoopSample message_loop(System& system, std::optional<Detail> detail,
                                const std::filesystem::path& file, std::uint64_t messages) {
   MessageLoopSample out;
@@ -189,7 +165,7 @@ MessageLoopSample message_loop(System& system, std::optional<Detail> detail,
     system.attach(*rec);
   }
   const auto start = Clock::now();
-  auto looper = system.spawn<Looper>({}, messages);
+  auto looper = system.spawn<bench::Looper>({}, messages);
   if (!looper) throw MeasurementError(std::string("the looper could not start: ") + looper.error().what());
   if (!looper->wait(std::chrono::minutes(2)))
     throw MeasurementError("the message loop did not finish in 2 minutes");

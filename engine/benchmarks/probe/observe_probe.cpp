@@ -8,6 +8,7 @@
 // Runs one untimed loop first, then LOOPS timed ones on a System with one worker thread. Prints
 // "observe 0|1" and then one line "ns N" per timed loop: from the spawn to the actor's exit.
 #include <actorscope/actorscope.hpp>
+#include <actorscope/benchmarks/looper.hpp>
 
 #include <chrono>
 #include <cstdint>
@@ -16,29 +17,9 @@
 #include <string>
 
 namespace as = actorscope;
+using actorscope::bench::Looper;
 
 namespace {
-
-// ractor's loop: a message to itself in pre_start, the next one from each handler, then a stop.
-struct Looper {
-  using Message = std::uint64_t;
-  using Arguments = std::uint64_t;
-  struct State {
-    std::uint64_t limit = 0;
-    std::uint64_t seen = 0;
-  };
-  State pre_start(as::Context<Looper>& ctx, std::uint64_t limit) {
-    (void)ctx.self().cast(std::uint64_t{0});
-    return State{limit, 0};
-  }
-  void handle(as::Context<Looper>& ctx, std::uint64_t, State& s) {
-    if (++s.seen >= s.limit) {
-      ctx.stop();
-      return;
-    }
-    (void)ctx.self().cast(s.seen);
-  }
-};
 
 bool parse(const char* text, std::uint64_t& out) {
   char* end = nullptr;
