@@ -7,13 +7,11 @@
 #include "common/roles.hpp"
 #include "common/search_field.hpp"
 
-#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
 #include <QTableView>
 #include <QToolButton>
-#include <QVBoxLayout>
 
 namespace actorscope::views {
 
@@ -39,16 +37,7 @@ ActorsView::ActorsView(ActorSelection* selection, ActorControl* control, QWidget
   summary_ = new QLabel(this);
   summary_->setForegroundRole(QPalette::PlaceholderText);
 
-  auto* top = new QHBoxLayout;
-  top->setContentsMargins(0, 0, 0, 0);
-  top->addWidget(search_, 1);
-  top->addWidget(summary_);
-  top->addWidget(showStopped_);
-  auto* layout = new QVBoxLayout(this);
-  layout->setContentsMargins(4, 4, 4, 4);
-  layout->setSpacing(4);
-  layout->addLayout(top);
-  layout->addWidget(table_, 1);
+  layOutUnderToolRow(this, {search_, summary_, showStopped_}, table_);
 
   connect(search_, &SearchField::searchChanged, this, [this](const QString& t) {
     model_->setFilterText(t);
@@ -58,15 +47,8 @@ ActorsView::ActorsView(ActorSelection* selection, ActorControl* control, QWidget
     model_->setShowStopped(on);
     followSelection(selection_->current());
   });
-  connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-          [this](const QModelIndex& current) {
-            if (syncing_) return;
-            const ActorId id = model_->actorAt(current.row());
-            if (id.is_valid()) selection_->select(id);
-          });
-  connect(table_, &QTableView::customContextMenuRequested, this, [this](const QPoint& pos) {
-    if (QMenu* menu = contextMenuFor(table_->indexAt(pos))) menu->popup(table_->viewport()->mapToGlobal(pos));
-  });
+  connectActorView(table_, this, selection_, control_,
+                   {.following = &syncing_, .menuFor = [this](const QModelIndex& i) { return contextMenuFor(i); }});
   connect(selection_, &ActorSelection::changed, this, &ActorsView::followSelection);
 }
 
@@ -83,10 +65,7 @@ void ActorsView::resetSession() {
 }
 
 QMenu* ActorsView::contextMenuFor(const QModelIndex& index) {
-  if (!index.isValid()) return nullptr;
-  const ActorId id = model_->actorAt(index.row());
-  const QString label = index.siblingAtColumn(ActorsTableModel::NameColumn).data().toString();
-  return makeActorMenu(this, id, label, selection_, control_);
+  return actorMenuAt(this, index, ActorsTableModel::NameColumn, selection_, control_);
 }
 
 void ActorsView::followSelection(ActorId id) {

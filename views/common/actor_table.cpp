@@ -1,8 +1,16 @@
 #include "common/actor_table.hpp"
 
+#include "common/actor_selection.hpp"
+#include "common/roles.hpp"
+
+#include <QHBoxLayout>
 #include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QMenu>
 #include <QStyle>
 #include <QTableView>
+#include <QVBoxLayout>
 
 #include <algorithm>
 
@@ -42,6 +50,58 @@ void setColumnWidthsInDigits(QTableView* table, std::initializer_list<int> digit
 void setStretchColumn(QTableView* table, int column) {
   table->horizontalHeader()->setStretchLastSection(false);
   table->horizontalHeader()->setSectionResizeMode(column, QHeaderView::Stretch);
+}
+
+QLabel* makePlaceholder(const QString& text, QWidget* parent) {
+  auto* label = new QLabel(text, parent);
+  label->setAlignment(Qt::AlignCenter);
+  label->setWordWrap(true);
+  label->setForegroundRole(QPalette::PlaceholderText);
+  return label;
+}
+
+QVBoxLayout* layOutUnderToolRow(QWidget* owner, std::initializer_list<QWidget*> tools, QWidget* body) {
+  auto* top = new QHBoxLayout;
+  top->setContentsMargins(0, 0, 0, 0);
+  bool first = true;
+  for (QWidget* tool : tools) {
+    top->addWidget(tool, first ? 1 : 0);
+    first = false;
+  }
+  auto* layout = new QVBoxLayout(owner);
+  layout->setContentsMargins(4, 4, 4, 4);
+  layout->setSpacing(4);
+  layout->addLayout(top);
+  layout->addWidget(body, 1);
+  return layout;
+}
+
+QMenu* actorMenuAt(QWidget* parent, const QModelIndex& index, int labelColumn, ActorSelection* selection,
+                   ActorControl* control) {
+  const ActorId id = index.data(ActorIdRole).value<ActorId>();
+  if (!id.is_valid()) return nullptr;
+  const QModelIndex labelled = labelColumn < 0 ? index : index.siblingAtColumn(labelColumn);
+  return makeActorMenu(parent, id, labelled.data().toString(), selection, control);
+}
+
+void connectActorView(QAbstractItemView* view, QWidget* owner, ActorSelection* selection, ActorControl* control,
+                      ActorViewWiring wiring) {
+  QObject::connect(view->selectionModel(), &QItemSelectionModel::currentRowChanged, owner,
+                   [selection, column = wiring.selectColumn, following = wiring.following](const QModelIndex& current) {
+                     if (following != nullptr && *following) return;
+                     const QModelIndex cell = column < 0 ? current : current.siblingAtColumn(column);
+                     const ActorId id = cell.data(ActorIdRole).value<ActorId>();
+                     if (id.is_valid()) selection->select(id);
+                   });
+  std::function<QMenu*(const QModelIndex&)> menuFor = std::move(wiring.menuFor);
+  if (!menuFor)
+    menuFor = [owner, column = wiring.labelColumn, selection, control](const QModelIndex& index) {
+      return actorMenuAt(owner, index, column, selection, control);
+    };
+  QObject::connect(view, &QAbstractItemView::customContextMenuRequested, owner,
+                   [view, menuFor = std::move(menuFor)](const QPoint& pos) {
+                     if (QMenu* menu = menuFor(view->indexAt(pos))) menu->popup(view->viewport()->mapToGlobal(pos));
+                   });
 }
 
 }  // namespace actorscope::views

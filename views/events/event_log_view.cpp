@@ -7,7 +7,6 @@
 #include "common/search_field.hpp"
 #include "events/event_log_model.hpp"
 
-#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
@@ -16,7 +15,6 @@
 #include <QTableView>
 #include <QTimer>
 #include <QToolButton>
-#include <QVBoxLayout>
 
 #include <algorithm>
 
@@ -100,31 +98,11 @@ EventLogView::EventLogView(ActorSelection* selection, ActorControl* control, QWi
   summary_ = new QLabel(this);
   summary_->setForegroundRole(QPalette::PlaceholderText);
 
-  auto* top = new QHBoxLayout;
-  top->setContentsMargins(0, 0, 0, 0);
-  top->addWidget(search_, 1);
-  top->addWidget(category_);
-  top->addWidget(summary_);
-  auto* layout = new QVBoxLayout(this);
-  layout->setContentsMargins(4, 4, 4, 4);
-  layout->setSpacing(4);
-  layout->addLayout(top);
-  layout->addWidget(table_, 1);
+  layOutUnderToolRow(this, {search_, category_, summary_}, table_);
 
   connect(search_, &SearchField::searchChanged, this, &EventLogView::setSearch);
-  connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-          [this](const QModelIndex& current) {
-            const ActorId id =
-                current.siblingAtColumn(EventLogModel::ActorColumn).data(ActorIdRole).value<ActorId>();
-            if (id.is_valid()) selection_->select(id);
-          });
-  connect(table_, &QTableView::customContextMenuRequested, this, [this](const QPoint& pos) {
-    const QModelIndex idx = table_->indexAt(pos);
-    const ActorId id = idx.data(ActorIdRole).value<ActorId>();
-    if (!id.is_valid()) return;
-    makeActorMenu(this, id, idx.data().toString(), selection_, control_)
-        ->popup(table_->viewport()->mapToGlobal(pos));
-  });
+  // A row is its actor's; the menu is for the actor clicked (the actor or its peer).
+  connectActorView(table_, this, selection_, control_, {.selectColumn = EventLogModel::ActorColumn});
 }
 
 void EventLogView::setSearch(const QString& text) {

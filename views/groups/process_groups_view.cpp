@@ -1,18 +1,17 @@
 // The process groups widget.
 #include "groups/process_groups_view.hpp"
 
+#include "common/actor_table.hpp"
 #include "common/roles.hpp"
 #include "common/search_field.hpp"
 #include "groups/process_groups_model.hpp"
 
-#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
 #include <QSortFilterProxyModel>
 #include <QStackedWidget>
 #include <QTreeView>
-#include <QVBoxLayout>
 
 namespace actorscope::views {
 
@@ -41,25 +40,13 @@ ProcessGroupsView::ProcessGroupsView(ActorSelection* selection, ActorControl* co
   search_ = new SearchField(QStringLiteral("Filter scopes, groups, members"), this);
   summary_ = new QLabel(this);
   summary_->setForegroundRole(QPalette::PlaceholderText);
-  empty_ = new QLabel(QStringLiteral("No process groups yet.\nActors that join a group (pg::join) appear here, under "
-                                     "their scope and group."),
-                      this);
-  empty_->setAlignment(Qt::AlignCenter);
-  empty_->setForegroundRole(QPalette::PlaceholderText);
-  empty_->setWordWrap(true);
+  empty_ = makePlaceholder(QStringLiteral("No process groups yet.\nActors that join a group (pg::join) appear here, "
+                                         "under their scope and group."),
+                           this);
   stack_ = new QStackedWidget(this);
   stack_->addWidget(empty_);
   stack_->addWidget(tree_);
-
-  auto* top = new QHBoxLayout;
-  top->setContentsMargins(0, 0, 0, 0);
-  top->addWidget(search_, 1);
-  top->addWidget(summary_);
-  auto* layout = new QVBoxLayout(this);
-  layout->setContentsMargins(4, 4, 4, 4);
-  layout->setSpacing(4);
-  layout->addLayout(top);
-  layout->addWidget(stack_, 1);
+  layOutUnderToolRow(this, {search_, summary_}, stack_);
 
   connect(search_, &SearchField::searchChanged, this, [this](const QString& t) {
     proxy_->setFilterFixedString(t);
@@ -79,18 +66,8 @@ ProcessGroupsView::ProcessGroupsView(ActorSelection* selection, ActorControl* co
         for (int g = 0; g < proxy_->rowCount(idx); ++g) open(proxy_->index(g, 0, idx));
     }
   });
-  connect(tree_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-    if (syncing_) return;
-    const ActorId id = current.data(ActorIdRole).value<ActorId>();
-    if (id.is_valid()) selection_->select(id);
-  });
-  connect(tree_, &QTreeView::customContextMenuRequested, this, [this](const QPoint& pos) {
-    const QModelIndex idx = tree_->indexAt(pos);
-    const ActorId id = idx.data(ActorIdRole).value<ActorId>();
-    if (!id.is_valid()) return;
-    makeActorMenu(this, id, idx.siblingAtColumn(0).data().toString(), selection_, control_)
-        ->popup(tree_->viewport()->mapToGlobal(pos));
-  });
+  // Member rows carry their actor; scope and group rows carry none, and select nothing.
+  connectActorView(tree_, this, selection_, control_, {.labelColumn = ProcessGroupsModel::NameColumn});
 }
 
 void ProcessGroupsView::setState(const observe::SystemState& state) {

@@ -38,7 +38,6 @@ class ProcessGroupsView : public QWidget, public StateView {
   QStackedWidget* stack_;
   QLabel* empty_;
   QLabel* summary_;
-  bool syncing_ = false;
 };
 
 }  // namespace actorscope::views

@@ -6,14 +6,12 @@
 #include "common/search_field.hpp"
 #include "timers/timers_model.hpp"
 
-#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
 #include <QSortFilterProxyModel>
 #include <QStackedWidget>
 #include <QTableView>
-#include <QVBoxLayout>
 
 namespace actorscope::views {
 
@@ -36,41 +34,16 @@ TimersView::TimersView(ActorSelection* selection, ActorControl* control, QWidget
   search_ = new SearchField(QStringLiteral("Filter by actor, kind or id"), this);
   summary_ = new QLabel(this);
   summary_->setForegroundRole(QPalette::PlaceholderText);
-  auto* empty =
-      new QLabel(QStringLiteral("No active timers.\nsend_interval, send_after, exit_after and kill_after "
-                                "timers appear here while they are armed."),
-                 this);
-  empty->setAlignment(Qt::AlignCenter);
-  empty->setWordWrap(true);
-  empty->setForegroundRole(QPalette::PlaceholderText);
   stack_ = new QStackedWidget(this);
-  stack_->addWidget(empty);
+  stack_->addWidget(makePlaceholder(QStringLiteral("No active timers.\nsend_interval, send_after, exit_after and "
+                                                   "kill_after timers appear here while they are armed."),
+                                    this));
   stack_->addWidget(table_);
-
-  auto* top = new QHBoxLayout;
-  top->setContentsMargins(0, 0, 0, 0);
-  top->addWidget(search_, 1);
-  top->addWidget(summary_);
-  auto* layout = new QVBoxLayout(this);
-  layout->setContentsMargins(4, 4, 4, 4);
-  layout->setSpacing(4);
-  layout->addLayout(top);
-  layout->addWidget(stack_, 1);
+  layOutUnderToolRow(this, {search_, summary_}, stack_);
 
   connect(search_, &SearchField::searchChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
-  connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-          [this](const QModelIndex& current) {
-            const ActorId id =
-                current.siblingAtColumn(TimersModel::TargetColumn).data(ActorIdRole).value<ActorId>();
-            if (id.is_valid()) selection_->select(id);
-          });
-  connect(table_, &QTableView::customContextMenuRequested, this, [this](const QPoint& pos) {
-    const QModelIndex idx = table_->indexAt(pos);
-    const ActorId id = idx.data(ActorIdRole).value<ActorId>();
-    if (!id.is_valid()) return;
-    makeActorMenu(this, id, idx.data().toString(), selection_, control_)
-        ->popup(table_->viewport()->mapToGlobal(pos));
-  });
+  // A row is its target's; the menu is for the actor clicked (owner or target).
+  connectActorView(table_, this, selection_, control_, {.selectColumn = TimersModel::TargetColumn});
 }
 
 void TimersView::setState(const observe::SystemState& state) {

@@ -1,13 +1,13 @@
 // The supervision tree widget.
 #include "tree/supervision_tree_view.hpp"
 
+#include "common/actor_table.hpp"
 #include "common/icons.hpp"
 #include "common/roles.hpp"
 #include "common/search_field.hpp"
 #include "tree/supervision_tree_model.hpp"
 
 #include <QEvent>
-#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
@@ -87,16 +87,7 @@ SupervisionTreeView::SupervisionTreeView(ActorSelection* selection, ActorControl
   summary_->setToolTip(QStringLiteral("Actors alive (the status bar counts the same), and the stopped ones the tree "
                                       "still shows for a few seconds"));
 
-  auto* top = new QHBoxLayout;
-  top->setContentsMargins(0, 0, 0, 0);
-  top->addWidget(search_, 1);
-  top->addWidget(showStopped_);
-  auto* layout = new QVBoxLayout(this);
-  layout->setContentsMargins(4, 4, 4, 4);
-  layout->setSpacing(4);
-  layout->addLayout(top);
-  layout->addWidget(tree_, 1);
-  layout->addWidget(summary_);
+  layOutUnderToolRow(this, {search_, showStopped_}, tree_)->addWidget(summary_);
 
   connect(search_, &SearchField::searchChanged, this, [this](const QString& text) {
     model_->setFilterText(text);
@@ -109,16 +100,8 @@ SupervisionTreeView::SupervisionTreeView(ActorSelection* selection, ActorControl
     if (state_) setState(*state_);
   });
   connect(model_, &QAbstractItemModel::rowsInserted, this, &SupervisionTreeView::expandNew);
-  connect(tree_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-    if (syncing_) return;
-    const ActorId id = current.data(ActorIdRole).value<ActorId>();
-    if (id.is_valid()) selection_->select(id);
-  });
-  connect(tree_, &QTreeView::customContextMenuRequested, this, [this](const QPoint& pos) {
-    const QModelIndex idx = tree_->indexAt(pos);
-    if (!idx.isValid()) return;
-    if (QMenu* menu = contextMenuFor(idx)) menu->popup(tree_->viewport()->mapToGlobal(pos));
-  });
+  connectActorView(tree_, this, selection_, control_,
+                   {.following = &syncing_, .menuFor = [this](const QModelIndex& i) { return contextMenuFor(i); }});
   connect(selection_, &ActorSelection::changed, this, &SupervisionTreeView::followSelection);
 }
 
@@ -253,10 +236,7 @@ void SupervisionTreeView::fitColumns() {
 }
 
 QMenu* SupervisionTreeView::contextMenuFor(const QModelIndex& viewIndex) {
-  const ActorId id = viewIndex.data(ActorIdRole).value<ActorId>();
-  if (!id.is_valid()) return nullptr;
-  const QString label = viewIndex.siblingAtColumn(SupervisionTreeModel::NameColumn).data().toString();
-  return makeActorMenu(this, id, label, selection_, control_);
+  return actorMenuAt(this, viewIndex, SupervisionTreeModel::NameColumn, selection_, control_);
 }
 
 void SupervisionTreeView::focusSearch() {

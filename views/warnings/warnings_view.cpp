@@ -30,15 +30,10 @@ WarningsView::WarningsView(ActorSelection* selection, ActorControl* control, QWi
   table_->setTextElideMode(Qt::ElideNone);
   table_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
 
-  auto* empty =
-      new QLabel(QStringLiteral("No warnings.\nRules: growing mailbox, restart storm, blocked thread, "
-                                "late timer, dropped events."),
-                 this);
-  empty->setAlignment(Qt::AlignCenter);
-  empty->setWordWrap(true);
-  empty->setForegroundRole(QPalette::PlaceholderText);
   stack_ = new QStackedWidget(this);
-  stack_->addWidget(empty);
+  stack_->addWidget(makePlaceholder(
+      QStringLiteral("No warnings.\nRules: growing mailbox, restart storm, blocked thread, late timer, dropped events."),
+      this));
   stack_->addWidget(table_);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
@@ -48,19 +43,7 @@ WarningsView::WarningsView(ActorSelection* selection, ActorControl* control, QWi
     stack_->setCurrentIndex(n == 0 ? 0 : 1);
     emit countChanged(n);
   });
-  connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-          [this](const QModelIndex& current) {
-            const ActorId id = current.data(ActorIdRole).value<ActorId>();
-            if (id.is_valid()) selection_->select(id);
-          });
-  connect(table_, &QTableView::customContextMenuRequested, this, [this](const QPoint& pos) {
-    const QModelIndex idx = table_->indexAt(pos);
-    const ActorId id = idx.data(ActorIdRole).value<ActorId>();
-    if (!id.is_valid()) return;
-    makeActorMenu(this, id, idx.siblingAtColumn(WarningsModel::ActorColumn).data().toString(), selection_,
-                  control_)
-        ->popup(table_->viewport()->mapToGlobal(pos));
-  });
+  connectActorView(table_, this, selection_, control_, {.labelColumn = WarningsModel::ActorColumn});
 }
 
 void WarningsView::setState(const observe::SystemState& state) {
