@@ -258,10 +258,30 @@ QVariant ActorsTableModel::sortValue(const Row& r, int column) const {
   return {};
 }
 
+ActorCell ActorsTableModel::cellOf(int column) {
+  switch (column) {
+    case NameColumn: return ActorCell::name;
+    case IdColumn: return ActorCell::id;
+    case TypeColumn: return ActorCell::type;
+    case StatusColumn: return ActorCell::status;
+    case MailboxColumn: return ActorCell::mailbox;
+    case FailuresColumn: return ActorCell::failures;
+    default: return ActorCell::other;
+  }
+}
+
 QVariant ActorsTableModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || index.row() >= static_cast<int>(rows_.size())) return {};
   const Row& r = rows_[static_cast<std::size_t>(index.row())]->row;
-  const bool dead = r.health == Health::stopped || r.health == Health::failed || r.health == Health::killed;
+  const bool dead = hasExited(r.health);
+  const QVariant shared = actorCellData(cellOf(index.column()), role,
+                                        {.id = r.id,
+                                         .health = r.health,
+                                         .mailbox = r.mailbox,
+                                         .failing = r.failures > 0,
+                                         .name = r.identity->name,
+                                         .type = r.identity->type});
+  if (shared.isValid()) return shared;
   switch (role) {
     case Qt::DisplayRole:
       switch (index.column()) {
@@ -282,18 +302,6 @@ QVariant ActorsTableModel::data(const QModelIndex& index, int role) const {
       }
       break;
     case SortRole: return sortValue(r, index.column());
-    case Qt::DecorationRole:
-      if (index.column() == NameColumn) return healthIcon(r.health, QGuiApplication::palette());
-      break;
-    case Qt::ForegroundRole: {
-      const QPalette pal = QGuiApplication::palette();
-      if (index.column() == StatusColumn) return healthColor(r.health, pal);
-      if (dead) return pal.color(QPalette::PlaceholderText);
-      if (index.column() == MailboxColumn) return mailboxColor(r.mailbox, pal);
-      if (index.column() == FailuresColumn && r.failures > 0) return errorColor(pal);
-      if (index.column() == IdColumn || index.column() == TypeColumn) return pal.color(QPalette::PlaceholderText);
-      break;
-    }
     case Qt::TextAlignmentRole:
       if (isNumeric(index.column())) return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
       break;
@@ -302,11 +310,6 @@ QVariant ActorsTableModel::data(const QModelIndex& index, int role) const {
       if ((index.column() == QueueP99Column || index.column() == HandlingP99Column) && r.timedCount == 0)
         return QStringLiteral("No timed messages observed for this actor yet");
       break;
-    case ActorIdRole: return QVariant::fromValue(r.id);
-    case HealthRole: return static_cast<int>(r.health);
-    case SearchRole:
-      return QStringLiteral("%1 %2 %3").arg(QString::fromStdString(r.identity->name),
-                                            QString::fromStdString(r.identity->type), formatActorId(r.id));
   }
   return {};
 }

@@ -62,6 +62,8 @@ class ActorsTableModel : public QAbstractTableModel {
   void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
 
  private:
+  /// Which of the shared actor-cell rules (actorCellData) a column follows.
+  static ActorCell cellOf(int column);
   /// Strings that identify an actor: made once per actor, not on every update.
   struct Identity {
     std::string name;  ///< registered name ("" if none)

@@ -1,6 +1,12 @@
 // Status colours and dots.
 #include "common/health.hpp"
 
+#include "common/actor_selection.hpp"
+#include "common/format.hpp"
+#include "common/roles.hpp"
+
+#include <QGuiApplication>
+
 #include <QHash>
 #include <QPainter>
 #include <QPixmap>
@@ -87,6 +93,29 @@ QColor mailboxColor(std::uint64_t depth, const QPalette& p) {
   if (depth < 16) return p.color(QPalette::Text);
   if (depth < 1000) return warningColor(p);
   return errorColor(p);
+}
+
+QVariant actorCellData(ActorCell cell, int role, const ActorCellFacts& f) {
+  switch (role) {
+    case Qt::DecorationRole:
+      if (cell == ActorCell::name) return healthIcon(f.health, QGuiApplication::palette());
+      break;
+    case Qt::ForegroundRole: {
+      const QPalette pal = QGuiApplication::palette();
+      if (cell == ActorCell::status) return healthColor(f.health, pal);
+      if (hasExited(f.health)) return pal.color(QPalette::PlaceholderText);
+      if (cell == ActorCell::mailbox) return mailboxColor(f.mailbox, pal);
+      if (cell == ActorCell::failures && f.failing) return errorColor(pal);
+      if (cell == ActorCell::id || cell == ActorCell::type) return pal.color(QPalette::PlaceholderText);
+      break;
+    }
+    case ActorIdRole: return QVariant::fromValue(f.id);
+    case HealthRole: return static_cast<int>(f.health);
+    case SearchRole:
+      return QStringLiteral("%1 %2 %3").arg(QString::fromStdString(f.name), QString::fromStdString(f.type),
+                                            formatActorId(f.id));
+  }
+  return {};
 }
 
 }  // namespace actorscope::views

@@ -371,12 +371,32 @@ int SupervisionTreeModel::rowCount(const QModelIndex& parent) const {
 
 int SupervisionTreeModel::columnCount(const QModelIndex&) const { return ColumnCount; }
 
+ActorCell SupervisionTreeModel::cellOf(int column) {
+  switch (column) {
+    case NameColumn: return ActorCell::name;
+    case IdColumn: return ActorCell::id;
+    case StatusColumn: return ActorCell::status;
+    case MailboxColumn: return ActorCell::mailbox;
+    case FailuresColumn: return ActorCell::failures;
+    default: return ActorCell::other;
+  }
+}
+
 QVariant SupervisionTreeModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid()) return {};
   const Node* n = static_cast<const Node*>(index.internalPointer());
   const Identity& id = n->identity;
   const Figures& r = n->figures;
-  const bool dead = r.health == Health::stopped || r.health == Health::failed || r.health == Health::killed;
+  const bool dead = hasExited(r.health);
+  // The tree's failures cell is red for recent failures only: it is about what is happening now.
+  const QVariant shared = actorCellData(cellOf(index.column()), role,
+                                        {.id = n->id,
+                                         .health = r.health,
+                                         .mailbox = r.mailbox,
+                                         .failing = r.recentFailures > 0,
+                                         .name = id.fullName,
+                                         .type = id.type});
+  if (shared.isValid()) return shared;
   switch (role) {
     case Qt::DisplayRole:
       switch (index.column()) {
@@ -398,18 +418,6 @@ QVariant SupervisionTreeModel::data(const QModelIndex& index, int role) const {
         case FailuresColumn: return QVariant::fromValue<qulonglong>(r.failures);
       }
       break;
-    case Qt::DecorationRole:
-      if (index.column() == NameColumn) return healthIcon(r.health, QGuiApplication::palette());
-      break;
-    case Qt::ForegroundRole: {
-      const QPalette pal = QGuiApplication::palette();
-      if (index.column() == StatusColumn) return healthColor(r.health, pal);
-      if (dead) return pal.color(QPalette::PlaceholderText);
-      if (index.column() == MailboxColumn) return mailboxColor(r.mailbox, pal);
-      if (index.column() == FailuresColumn && r.recentFailures > 0) return errorColor(pal);
-      if (index.column() == IdColumn) return pal.color(QPalette::PlaceholderText);
-      break;
-    }
     case Qt::TextAlignmentRole:
       if (index.column() >= MailboxColumn) return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
       break;
@@ -421,11 +429,6 @@ QVariant SupervisionTreeModel::data(const QModelIndex& index, int role) const {
       if (r.recentFailures > 0) tip += QStringLiteral("<br>%1 child failures in the last 10 s").arg(r.recentFailures);
       return tip;
     }
-    case ActorIdRole: return QVariant::fromValue(n->id);
-    case HealthRole: return static_cast<int>(r.health);
-    case SearchRole:
-      return QStringLiteral("%1 %2 %3").arg(QString::fromStdString(id.fullName), QString::fromStdString(id.type),
-                                            formatActorId(n->id));
   }
   return {};
 }

@@ -66,6 +66,8 @@ class SupervisionTreeModel : public QAbstractItemModel {
   QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
  private:
+  /// Which of the shared actor-cell rules (actorCellData) a column follows.
+  static ActorCell cellOf(int column);
   /// What identifies a row: set when the row is made, refreshed only when the name or the status
   /// changes (strings are not rebuilt for 10,000 rows on every update).
   struct Identity {
