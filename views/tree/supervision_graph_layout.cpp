@@ -137,8 +137,7 @@ int SupervisionGraphLayout::placeChildren(const observe::SystemState& state, Blo
   // A crowd shows its first places (and the selected child), and one node for the rest.
   const bool crowd = kids.size() > shownLimit;
   std::size_t shownOccupied = 0;
-  Node more;
-  more.aggregate = true;
+  std::vector<const observe::ActorRecord*> hidden;
   int r = row;
   for (Slot& slot : block.places) {
     const observe::ActorRecord* k = slot.occupant.is_valid() ? byId.at(slot.occupant) : nullptr;
@@ -153,64 +152,60 @@ int SupervisionGraphLayout::placeChildren(const observe::SystemState& state, Blo
       r += slot.rows;
       continue;
     }
-    ++more.hidden;
-    if (k->alive()) {
-      ++more.hiddenAlive;
-    } else if (k->exit_kind == ExitKind::failed) {
-      ++more.failed;
-    } else if (k->exit_kind == ExitKind::killed) {
-      ++more.killed;
-    } else {
-      ++more.stopped;
-    }
+    hidden.push_back(k);
   }
+  // The aggregates go on the rows kept under the places, "+ N more" first.
   int extra = 0;
-  if (more.hidden > 0) {
-    more.label = QStringLiteral("+ %1 more").arg(more.hidden);
-    QStringList parts{QStringLiteral("%1 alive").arg(more.hiddenAlive)};
-    if (more.failed > 0) parts << QStringLiteral("%1 failed").arg(more.failed);
-    if (more.killed > 0) parts << QStringLiteral("%1 killed").arg(more.killed);
-    if (more.stopped > 0) parts << QStringLiteral("%1 stopped").arg(more.stopped);
-    more.detail = parts.join(QStringLiteral(" · "));
-    more.health = more.hiddenAlive > 0 ? Health::running : Health::stopped;
-    more.parent = parent;
-    more.depth = depth;
-    more.row = r + extra++;
-    more.search.clear();
+  using Members = const std::vector<const observe::ActorRecord*>*;
+  const std::pair<Aggregate, Members> aggregates[] = {{Aggregate::more, &hidden}, {Aggregate::exits, &exited}};
+  for (const auto& [kind, members] : aggregates) {
+    if (members->empty()) continue;
+    Node n = aggregateNode(kind, *members);
+    n.parent = parent;
+    n.depth = depth;
+    n.row = r + extra++;
     maxDepth_ = std::max(maxDepth_, depth);
-    nodes_.push_back(std::move(more));
-  }
-  if (!exited.empty()) {
-    Node gone;
-    gone.aggregate = true;
-    gone.exits = true;
-    gone.hidden = exited.size();
-    for (const observe::ActorRecord* e : exited) {
-      if (e->exit_kind == ExitKind::failed) {
-        ++gone.failed;
-      } else if (e->exit_kind == ExitKind::killed) {
-        ++gone.killed;
-      } else {
-        ++gone.stopped;
-      }
-    }
-    QStringList parts;
-    if (gone.failed > 0) parts << QStringLiteral("%1 failed").arg(gone.failed);
-    if (gone.killed > 0) parts << QStringLiteral("%1 killed").arg(gone.killed);
-    if (gone.stopped > 0) parts << QStringLiteral("%1 stopped").arg(gone.stopped);
-    gone.label = parts.join(QStringLiteral(", "));
-    gone.detail = QStringLiteral("exited in the last %1 s")
-                      .arg(std::chrono::duration<double>(kExitsShownFor).count(), 0, 'f', 1);
-    gone.health = gone.failed > 0 ? Health::failed : gone.killed > 0 ? Health::killed : Health::stopped;
-    gone.flashing = gone.failed > 0;
-    gone.parent = parent;
-    gone.depth = depth;
-    gone.row = r + extra++;
-    maxDepth_ = std::max(maxDepth_, depth);
-    nodes_.push_back(std::move(gone));
+    nodes_.push_back(std::move(n));
   }
   block.extraRows = std::max(block.extraRows, extra);
   return r + block.extraRows - row;
+}
+
+SupervisionGraphLayout::Node SupervisionGraphLayout::aggregateNode(Aggregate kind,
+                                                                   const std::vector<const observe::ActorRecord*>& members) {
+  Node n;
+  n.aggregate = true;
+  n.exits = kind == Aggregate::exits;
+  n.hidden = members.size();
+  for (const observe::ActorRecord* m : members) {
+    if (m->alive()) {
+      ++n.hiddenAlive;
+    } else if (m->exit_kind == ExitKind::failed) {
+      ++n.failed;
+    } else if (m->exit_kind == ExitKind::killed) {
+      ++n.killed;
+    } else {
+      ++n.stopped;
+    }
+  }
+  QStringList ends;
+  if (n.failed > 0) ends << QStringLiteral("%1 failed").arg(n.failed);
+  if (n.killed > 0) ends << QStringLiteral("%1 killed").arg(n.killed);
+  if (n.stopped > 0) ends << QStringLiteral("%1 stopped").arg(n.stopped);
+  if (kind == Aggregate::more) {
+    // The children beyond the places shown, alive or not ("show stopped" keeps the dead in places).
+    n.label = QStringLiteral("+ %1 more").arg(n.hidden);
+    n.detail = (QStringList{QStringLiteral("%1 alive").arg(n.hiddenAlive)} + ends).join(QStringLiteral(" · "));
+    n.health = n.hiddenAlive > 0 ? Health::running : Health::stopped;
+  } else {
+    // The children that exited lately, named by how they ended, red while any of them failed.
+    n.label = ends.join(QStringLiteral(", "));
+    n.detail = QStringLiteral("exited in the last %1 s")
+                   .arg(std::chrono::duration<double>(kExitsShownFor).count(), 0, 'f', 1);
+    n.health = n.failed > 0 ? Health::failed : n.killed > 0 ? Health::killed : Health::stopped;
+    n.flashing = n.failed > 0;
+  }
+  return n;
 }
 
 }  // namespace actorscope::views

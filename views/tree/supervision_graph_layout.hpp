@@ -85,6 +85,11 @@ class SupervisionGraphLayout {
                     int parent, int depth, int row, std::size_t shownLimit,
                     const std::vector<const observe::ActorRecord*>& exited);
   static void assign(Block& block, const std::vector<const observe::ActorRecord*>& kids);
+  /// The two kinds of node that stand for several children: the ones beyond the places shown of a
+  /// crowd ("+ N more"), and the ones that exited lately.
+  enum class Aggregate { more, exits };
+  /// An aggregate node for `members` (counts, label, detail, colour), not yet placed.
+  static Node aggregateNode(Aggregate kind, const std::vector<const observe::ActorRecord*>& members);
   Node nodeFor(const observe::SystemState& state, const observe::ActorRecord& actor) const;
 
   Options options_;
