@@ -282,7 +282,7 @@ void ActorInspector::render(const ActorDetails& d) {
     html += QStringLiteral("<tr><td style='color:%1; padding-right:10px' valign='top'>%2</td><td>%3</td></tr>")
                 .arg(muted, key, value);
   };
-  if (!d.exitReason.empty() || d.health == Health::stopped || d.health == Health::failed || d.health == Health::killed) {
+  if (!d.exitReason.empty() || hasExited(d.health)) {
     const QColor c = healthColor(d.health, pal);
     row(QStringLiteral("Exit"), QStringLiteral("<span style='color:%1'>%2</span> at %3%4")
                                     .arg(c.name(), healthText(d.health), formatSince(d.stopped, d.origin),

@@ -331,10 +331,7 @@ void SupervisionTreeModel::setExpanded(const QModelIndex& index, bool expanded) 
 
 std::size_t SupervisionTreeModel::stoppedCount() const {
   std::size_t n = 0;
-  for (const auto& [id, node] : byId_) {
-    const Health h = node->figures.health;
-    n += h == Health::stopped || h == Health::failed || h == Health::killed ? 1 : 0;
-  }
+  for (const auto& [id, node] : byId_) n += hasExited(node->figures.health) ? 1 : 0;
   return n;
 }
 
