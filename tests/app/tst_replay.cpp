@@ -33,6 +33,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProcess>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTest>
@@ -195,6 +196,41 @@ class TestReplay : public QObject {
     QVERIFY(entry != nullptr);
     entry->trigger();
     QVERIFY(window.replay() != nullptr);
+  }
+
+  void the_recent_list_survives_a_restart_and_forgets_what_was_cleared() {
+    // The list lives in the user's settings (QSettings; test mode keeps them apart from the
+    // user's own): a window made later, as after a restart, lists what an earlier one opened.
+    QCoreApplication::setOrganizationName(QStringLiteral("ActorscopeTest"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_replay"));
+    QSettings().clear();
+    const auto other = path_in(dir_, "recent-other.db");
+    std::filesystem::copy_file(good_, other, std::filesystem::copy_options::overwrite_existing);
+    {
+      gui::MainWindow first({}, {.useSettings = true});
+      QCOMPARE(first.openRecording(qs(good_)), QString());
+      QCOMPARE(first.openRecording(qs(other)), QString());
+    }
+    gui::MainWindow second({}, {.useSettings = true});
+    const QStringList expected{QFileInfo(qs(other)).absoluteFilePath(), QFileInfo(qs(good_)).absoluteFilePath()};
+    QCOMPARE(second.recentRecordings(), expected);  // the latest first
+    auto* recent = second.findChild<QMenu*>(QStringLiteral("recent-recordings"));
+    QVERIFY(recent != nullptr);
+    QAction* entry = nullptr;
+    for (QAction* a : recent->actions())
+      if (a->data().toString() == expected.back()) entry = a;
+    QVERIFY(entry != nullptr);
+    entry->trigger();
+    QVERIFY(second.replay() != nullptr);
+    QCOMPARE(QFileInfo(second.replay()->file()).absoluteFilePath(), expected.back());
+    // Clear the List is remembered too.
+    QAction* clear = nullptr;
+    for (QAction* a : recent->actions())
+      if (a->text() == QLatin1String("Clear the List")) clear = a;
+    QVERIFY(clear != nullptr);
+    clear->trigger();
+    gui::MainWindow third({}, {.useSettings = true});
+    QVERIFY(third.recentRecordings().isEmpty());
   }
 
   void a_file_with_several_sessions_asks_which_one_in_a_dialog() {
@@ -570,6 +606,16 @@ class TestReplay : public QObject {
     QVERIFY(replay->atTail());
     const as::TimePoint end2 = replay->timeRange()->end;
     QTRY_VERIFY_WITH_TIMEOUT(replay->cursor() > end2, kDeadline);
+    // So does the Go live button, shown while the file is followed.
+    auto* goLive = window.timeline()->findChild<QToolButton*>(QStringLiteral("go-live"));
+    QVERIFY(goLive != nullptr);
+    QVERIFY(goLive->isVisible());
+    replay->setCursor(back);
+    QVERIFY(!replay->atTail());
+    QTest::mouseClick(goLive, Qt::LeftButton);
+    QVERIFY(replay->atTail());
+    const as::TimePoint end3 = replay->timeRange()->end;
+    QTRY_VERIFY_WITH_TIMEOUT(replay->cursor() > end3, kDeadline);
     // The writer ends its session: the window says so, and the recording stays on show.
     writer.write("stop\n");
     QVERIFY(writer.waitForFinished(60000));
@@ -578,6 +624,8 @@ class TestReplay : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(window.banner()->text().contains(QLatin1String("ended cleanly")), kDeadline);
     QVERIFY(replay->info().ended_cleanly());
     QCOMPARE(window.replay(), replay);
+    // Nothing is written any more: there is no tail to go back to.
+    QTRY_VERIFY_WITH_TIMEOUT(!goLive->isVisible(), kDeadline);
   }
 
   // -- the command line --
