@@ -34,6 +34,7 @@
 #include <QMimeData>
 #include <QProcess>
 #include <QSettings>
+#include <QTabWidget>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTest>
@@ -231,6 +232,28 @@ class TestReplay : public QObject {
     clear->trigger();
     gui::MainWindow third({}, {.useSettings = true});
     QVERIFY(third.recentRecordings().isEmpty());
+  }
+
+  void a_replay_fits_the_default_1366x768_screen() {
+    // The replay adds a banner and the timeline over the live layout; the window must still fit
+    // a 1366x768 screen with room for a title bar and a panel (48 px).
+    gui::MainWindow window({}, {.useSettings = false});
+    window.show();
+    QCOMPARE(window.openRecording(qs(good_)), QString());
+    window.showView(QStringLiteral("causes"));
+    window.showView(QStringLiteral("query"));
+    QString parts;
+    for (auto* dock : window.findChildren<QDockWidget*>())
+      if (dock->isVisible())
+        parts += QStringLiteral(" %1=%2").arg(dock->objectName()).arg(dock->minimumSizeHint().height());
+    parts += QStringLiteral(" central=%1").arg(window.centralWidget()->minimumSizeHint().height());
+    for (QWidget* w : window.centralWidget()->findChildren<QWidget*>(Qt::FindDirectChildrenOnly))
+      parts += QStringLiteral(" [%1 %2]=%3").arg(w->metaObject()->className(), w->objectName()).arg(w->minimumSizeHint().height());
+    if (auto* tabs = qobject_cast<QTabWidget*>(window.centralWidget()))
+      for (int i = 0; i < tabs->count(); ++i)
+        parts += QStringLiteral(" tab %1=%2").arg(tabs->tabText(i)).arg(tabs->widget(i)->minimumSizeHint().height());
+    const int height = window.minimumSizeHint().height();
+    QVERIFY2(height <= 768 - 48, qPrintable(QStringLiteral("minimum height %1:%2").arg(height).arg(parts)));
   }
 
   void a_file_with_several_sessions_asks_which_one_in_a_dialog() {

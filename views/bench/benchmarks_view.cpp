@@ -121,7 +121,9 @@ BenchmarksView::BenchmarksView(QWidget* parent) : QWidget(parent), model_(new Be
   split->addWidget(charts);
   split->setStretchFactor(0, 2);
   split->setStretchFactor(1, 3);
-  ratioChart_->setMinimumHeight(220);
+  // Readable, yet small enough that the window still fits a 1366x768 screen when a replay adds its
+  // banner and timeline (the splitter gives the charts most of the room at the default size).
+  ratioChart_->setMinimumHeight(120);
 
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(controls);
