@@ -1,0 +1,116 @@
+// CompareRun: compare mode's runs. One scenario, with one seed, under two configurations (a runtime
+// and a thread count each: asio×1 against asio×2 works as well as asio against qt), each side
+// headless on a System of its own for the same number of seconds and recorded into a file: the
+// user's (--record-a/--record-b, the dialog's "keep") or a temporary one that lives as long as the
+// CompareRun's files() does. By default side B starts when side A has ended, so that neither takes
+// the other's cores; `concurrent` runs both at once (the window then says they shared the machine).
+//
+// The runs happen on a thread of their own (a System's shutdown and the recorder's last flush
+// block), which reports through queued signals; cancel() ends the run in progress early (its
+// recording still closes cleanly) and starts nothing more.
+#pragma once
+
+#include "gui/workload.hpp"
+
+#include <actorscope/storage/recording_format.hpp>
+
+#include <QObject>
+#include <QString>
+
+#include <array>
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+class QTemporaryDir;
+
+namespace actorscope::gui {
+
+/// A comparison that cannot run as asked (unknown runtime or scenario, no threads, a file that
+/// exists): what() names the value and the choices.
+class CompareError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct CompareSideConfig {
+  std::string runtime = "asio";
+  unsigned threads = 2;
+  /// Where to record this side; empty: a temporary file.
+  QString recordTo;
+  /// Replace recordTo if it exists (the user confirmed); otherwise an existing file is refused.
+  bool replace = false;
+};
+
+struct CompareConfig {
+  std::string scenario;
+  std::array<CompareSideConfig, 2> sides;
+  double seconds = 5;
+  std::uint64_t seed = 1;
+  bool concurrent = false;
+  /// What each side records. A live session records at `sampled` detail (LiveSession::
+  /// startRecording), and so does compare mode by default: one message in `sampleEvery` becomes an
+  /// event and is timed, the counters stay exact. At `full`, every message is an event: the
+  /// latencies are complete, and the recorder's cost per message is higher.
+  Detail detail = Detail::sampled;
+  std::uint32_t sampleEvery = 100;
+};
+
+/// Checks `config` against the runtimes this build has and the workloads given. Throws CompareError.
+void validateCompareConfig(const CompareConfig& config, const Workloads& workloads);
+
+class CompareRun : public QObject {
+  Q_OBJECT
+ public:
+  /// Validates (CompareError) but does not start.
+  CompareRun(CompareConfig config, const Workloads& workloads, QObject* parent = nullptr);
+  /// Cancels what runs and waits for the run thread.
+  ~CompareRun() override;
+
+  void start();
+  /// Ends the side(s) running now, early, and runs no more; cancelled() follows when they closed.
+  void cancel();
+
+  const CompareConfig& config() const noexcept { return config_; }
+  /// The recordings (valid once the side finished); temporary ones live as long as the
+  /// QTemporaryDir returned by temporaryDir(), which the compare window keeps.
+  QString file(int side) const { return files_.at(static_cast<std::size_t>(side)); }
+  std::shared_ptr<QTemporaryDir> temporaryDir() const { return tempDir_; }
+  /// Which side failed and why; empty when none did.
+  QString failure() const { return failure_; }
+  bool running() const noexcept { return running_; }
+
+  /// "A: asio×2" / "B: qt×1".
+  static QString sideName(const CompareConfig& config, int side);
+
+ signals:
+  void sideStarted(int side);
+  void sideProgress(int side, double secondsElapsed);
+  void sideFinished(int side, const QString& file);
+  void sideFailed(int side, const QString& message);
+  /// Both sides recorded: open the window on file(0) and file(1).
+  void finished();
+  /// cancel() took effect; the recordings made so far are closed.
+  void cancelled();
+
+ private:
+  /// Runs one side on the calling thread (the run thread). Returns false when it failed.
+  bool runSide(int side);
+  void waitOrCancel(std::chrono::steady_clock::time_point until);
+
+  CompareConfig config_;
+  Workload workload_;
+  std::array<QString, 2> files_;
+  std::shared_ptr<QTemporaryDir> tempDir_;
+  QString failure_;
+  bool running_ = false;
+  std::thread thread_;
+  std::mutex m_;
+  std::condition_variable cv_;
+  std::atomic<bool> cancel_{false};
+};
+
+}  // namespace actorscope::gui

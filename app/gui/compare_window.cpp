@@ -1,0 +1,440 @@
+// Compare mode's window (compare_window.hpp).
+#include "gui/compare_window.hpp"
+
+#include "actors/actors_table_model.hpp"
+#include "actors/actors_view.hpp"
+#include "common/format.hpp"
+#include "common/roles.hpp"
+#include "compare/diff_table_model.hpp"
+#include "compare/overlay_chart.hpp"
+#include "warnings/warning_rules.hpp"
+
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace actorscope::gui {
+
+namespace {
+
+QString sideLetter(int side) { return side == 0 ? QStringLiteral("A") : QStringLiteral("B"); }
+
+QString detailText(const SessionInfo& info) {
+  switch (info.detail) {
+    case Detail::lifecycle:
+      return QStringLiteral("detail lifecycle (no message events)");
+    case Detail::sampled:
+      return QStringLiteral("detail sampled (1 message in %1 timed)").arg(info.sample_every);
+    case Detail::full:
+      return QStringLiteral("detail full (every message timed)");
+  }
+  return {};
+}
+
+Duration statsInterval(const SessionInfo& info) {
+  return info.stats_interval > Duration::zero() ? info.stats_interval : Duration(std::chrono::milliseconds(100));
+}
+
+}  // namespace
+
+CompareWindow::CompareWindow(const CompareSource& a, const CompareSource& b, QWidget* parent) : QMainWindow(parent) {
+  setObjectName(QStringLiteral("compare-window"));
+  setAttribute(Qt::WA_DeleteOnClose, false);  // the opener owns it (tests, screenshots, the main window)
+  openSide(0, a);
+  openSide(1, b);
+
+  match_ = match_actors(sides_[0].diff.actors, sides_[1].diff.actors);
+  diff_ = diff_sides(sides_[0].diff, sides_[1].diff);
+  // Two sessions whose wall-clock spans overlap ran at the same time, on the same machine if they
+  // were made by one comparison: each had less of it than it would have had alone.
+  auto endOf = [](const SessionInfo& i) { return i.ended_at.value_or(i.updated_at); };
+  concurrent_ = sides_[0].info.started_at < endOf(sides_[1].info) && sides_[1].info.started_at < endOf(sides_[0].info);
+
+  auto* central = new QWidget(this);
+  auto* layout = new QVBoxLayout(central);
+  layout->setContentsMargins(6, 4, 6, 4);
+  layout->setSpacing(4);
+
+  banner_ = new QLabel(central);
+  banner_->setObjectName(QStringLiteral("compare-banner"));
+  banner_->setWordWrap(true);
+  banner_->setTextFormat(Qt::RichText);
+  QString how = concurrent_
+                    ? QStringLiteral("<b>The two sides ran at the same time</b>: they shared this machine's cores, so "
+                                     "each had less of it than it would have had alone.")
+                    : QStringLiteral("The two sides ran one after the other, each with the machine to itself.");
+  QString matched = QStringLiteral("%1 actors matched by path or name; %2 only in A, %3 only in B.")
+                        .arg(diff_.rows.size())
+                        .arg(diff_.only_a.size())
+                        .arg(diff_.only_b.size());
+  if (sides_[0].info.scenario != sides_[1].info.scenario)
+    matched += QStringLiteral(" The sessions ran different scenarios (%1 and %2): only actors with the same path "
+                              "are compared.")
+                   .arg(QString::fromStdString(sides_[0].info.scenario).toHtmlEscaped(),
+                        QString::fromStdString(sides_[1].info.scenario).toHtmlEscaped());
+  banner_->setText(how + QStringLiteral(" ") + matched + QStringLiteral(" Read-only recordings."));
+  layout->addWidget(banner_);
+
+  auto* headers = new QHBoxLayout;
+  headers->addWidget(buildHeader(0), 1);
+  headers->addWidget(buildHeader(1), 1);
+  layout->addLayout(headers);
+
+  auto* splitter = new QSplitter(Qt::Vertical, central);
+  splitter->setObjectName(QStringLiteral("compare-splitter"));
+  splitter->setChildrenCollapsible(false);
+
+  // Each side's actors, with the selection mapped across by path.
+  auto* actors = new QSplitter(Qt::Horizontal, splitter);
+  actorsPanel_ = actors;
+  for (int side = 0; side < 2; ++side) {
+    Side& s = sides_[static_cast<std::size_t>(side)];
+    s.selection = new views::ActorSelection(this);
+    s.view = new views::ActorsView(s.selection, nullptr, actors);
+    s.view->setObjectName(QStringLiteral("compare-actors-%1").arg(sideLetter(side).toLower()));
+    s.view->setState(*s.shown);
+    connect(s.selection, &views::ActorSelection::changed, this, [this, side](ActorId id) { onSelected(side, id); });
+  }
+  actors->setChildrenCollapsible(false);
+
+  buildCharts();
+  splitter->addWidget(actors);
+  splitter->addWidget(chartsPanel_);
+
+  tabs_ = new QTabWidget(splitter);
+  tabs_->setObjectName(QStringLiteral("compare-tabs"));
+  diffModel_ = new views::DiffTableModel(this);
+  diffModel_->setDiff(diff_);
+  auto* proxy = new QSortFilterProxyModel(this);
+  proxy->setSourceModel(diffModel_);
+  proxy->setSortRole(views::SortRole);
+  diffTable_ = new QTableView(tabs_);
+  diffTable_->setObjectName(QStringLiteral("compare-diff"));
+  diffTable_->setModel(proxy);
+  diffTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  diffTable_->setSelectionMode(QAbstractItemView::SingleSelection);
+  diffTable_->setAlternatingRowColors(true);
+  diffTable_->verticalHeader()->hide();
+  diffTable_->setWordWrap(false);
+  // The diff's own order (largest difference first) until the user sorts by a column.
+  diffTable_->horizontalHeader()->setSortIndicator(-1, Qt::DescendingOrder);
+  diffTable_->setSortingEnabled(true);
+  diffTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  diffTable_->horizontalHeader()->setSectionResizeMode(views::DiffTableModel::kActorColumn, QHeaderView::Interactive);
+  diffTable_->setColumnWidth(views::DiffTableModel::kActorColumn, fontMetrics().horizontalAdvance(QLatin1Char('0')) * 28);
+  connect(diffTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+          [this, proxy](const QModelIndex& current) {
+            if (!current.isValid()) return;
+            const int row = proxy->mapToSource(current).row();
+            const QString only = diffModel_->onlyIn(row);
+            const QString path =
+                diffModel_->data(diffModel_->index(row, views::DiffTableModel::kActorColumn), Qt::ToolTipRole)
+                    .toString();
+            // The path is the row's first tooltip line; the model's display text may be elided.
+            const std::string p = path.section(QLatin1Char('\n'), 0, 0).toStdString();
+            const int side = only == QStringLiteral("B") ? 1 : 0;
+            const ActorId id = actorAt(side, row < diffModel_->matchedRows() ? diff_.rows[static_cast<std::size_t>(row)].path : p);
+            if (id.is_valid()) selection(side)->select(id);
+          });
+  tabs_->addTab(diffTable_, QStringLiteral("Differences (%1 of %2 matched actors differ)")
+                                .arg(diff_.differing())
+                                .arg(diff_.rows.size()));
+  warnings_ = new QTableWidget(tabs_);
+  warnings_->setObjectName(QStringLiteral("compare-warnings"));
+  tabs_->addTab(warnings_, QString());
+  fillWarnings();
+  splitter->addWidget(tabs_);
+  splitter->setStretchFactor(0, 3);
+  splitter->setStretchFactor(1, 3);
+  splitter->setStretchFactor(2, 4);
+  layout->addWidget(splitter, 1);
+  setCentralWidget(central);
+
+  buildMenus();
+  setWindowTitle(QStringLiteral("Compare %1 with %2 — Actorscope").arg(sideTitle(0), sideTitle(1)));
+  statusBar()->showMessage(QStringLiteral("Pick an actor on either side: its match is picked on the other."));
+
+  // Start on the actor that differs most, so that the mailbox chart shows something at once.
+  if (!diff_.rows.empty()) {
+    const ActorId first = actorAt(0, diff_.rows.front().path);
+    if (first.is_valid()) selection(0)->select(first);
+  }
+}
+
+CompareWindow::~CompareWindow() = default;
+
+void CompareWindow::openSide(int side, const CompareSource& source) {
+  Side& s = sides_[static_cast<std::size_t>(side)];
+  s.file = source.file;
+  const std::filesystem::path path(source.file.toStdString());
+  s.reader = std::make_unique<SessionReader>(path);  // RecordingError: it names the file
+  std::int64_t id = 0;
+  if (source.session) {
+    id = s.reader->session(*source.session).id;
+  } else {
+    const auto all = s.reader->sessions();
+    if (all.empty())
+      throw RecordingError(RecordingError::Kind::no_such_session, path,
+                           "\"" + path.string() +
+                               "\" is a recording with no session in it: there is nothing to compare. Record "
+                               "into it again, or choose another file.");
+    id = all.back().id;
+  }
+  s.info = s.reader->session(id);
+  s.diff = read_diff_side(*s.reader, id);
+  s.diff.label = QFileInfo(source.file).fileName().toStdString() + ", session " + std::to_string(id);
+  for (std::size_t i = 0; i < s.diff.actors.size(); ++i)
+    for (ActorId inc : s.diff.actors[i].incarnations) s.slotOf[inc] = i;
+
+  // The end of the run, before the shutdown stopped everything (see the header comment).
+  TimePoint end = s.info.end_time;
+  for (const ActorInfo& a : s.reader->actors(id))
+    if (!a.parent.is_valid() && a.stopped) end = std::min(end, *a.stopped - statsInterval(s.info));
+  end = std::max(end, s.info.start_time);
+  s.shown = std::make_unique<observe::SystemState>(s.reader->state_at(id, end));
+  s.samples = s.reader->stats(id);
+}
+
+QString CompareWindow::sideTitle(int side) const {
+  const SessionInfo& i = info(side);
+  return QStringLiteral("%1×%2").arg(QString::fromStdString(i.runtime)).arg(i.threads);
+}
+
+QWidget* CompareWindow::buildHeader(int side) {
+  Side& s = sides_[static_cast<std::size_t>(side)];
+  const SessionInfo& i = s.info;
+  s.header = new QLabel(this);
+  s.header->setObjectName(QStringLiteral("compare-header-%1").arg(sideLetter(side).toLower()));
+  s.header->setTextFormat(Qt::RichText);
+  s.header->setWordWrap(true);
+  const QColor c = views::compareSideColor(palette(), side);
+  const QString ended = i.ended_cleanly() ? QStringLiteral("ended cleanly")
+                                          : QStringLiteral("<b>did not end cleanly</b> (the recording stopped early)");
+  s.header->setText(
+      QStringLiteral("<span style=\"color:%1; font-size:large\">■</span> <b>Side %2: %3</b> · %4 · session %5<br>"
+                     "scenario <b>%6</b> · %7 · %8 recorded · %9")
+          .arg(c.name(), sideLetter(side), sideTitle(side).toHtmlEscaped(),
+               QFileInfo(s.file).fileName().toHtmlEscaped())
+          .arg(i.id)
+          .arg(QString::fromStdString(i.scenario.empty() ? std::string("(none)") : i.scenario).toHtmlEscaped(),
+               detailText(i), views::formatDuration(i.duration()), ended));
+  s.header->setToolTip(s.file);
+  return s.header;
+}
+
+void CompareWindow::buildCharts() {
+  chartsPanel_ = new QWidget(this);
+  chartsPanel_->setObjectName(QStringLiteral("compare-charts"));
+  auto* layout = new QVBoxLayout(chartsPanel_);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(2);
+  legend_ = new views::CompareLegend(chartsPanel_);
+  legend_->setObjectName(QStringLiteral("compare-legend"));
+  legend_->setNames(QStringLiteral("A: %1 (solid)").arg(sideTitle(0)), QStringLiteral("B: %1 (dashed)").arg(sideTitle(1)));
+  layout->addWidget(legend_);
+  auto* row = new QHBoxLayout;
+  row->setSpacing(4);
+  for (int c = 0; c < ChartCount; ++c) {
+    charts_[static_cast<std::size_t>(c)] = new views::OverlayChart(chartsPanel_);
+    row->addWidget(charts_[static_cast<std::size_t>(c)], 1);
+  }
+  layout->addLayout(row, 1);
+
+  auto* rate = chart(RateChart);
+  rate->setObjectName(QStringLiteral("compare-rate"));
+  rate->setTitle(QStringLiteral("Messages handled per second"));
+  rate->setAxisTitles(QStringLiteral("time since start (s)"), QStringLiteral("messages/s"));
+  for (int side = 0; side < 2; ++side) {
+    const Side& s = sides_[static_cast<std::size_t>(side)];
+    // Bins of one statistics interval, or wider for a long session: about 150 points a line.
+    const Duration interval = statsInterval(s.info);
+    const auto perBin = std::max<std::int64_t>(1, (s.info.duration() / interval + 149) / 150);
+    rate->setSeries(side, views::handledRateSeries(s.samples, s.info.start_time, interval * perBin));
+  }
+  const std::array<std::pair<Chart, views::TimeKind>, 2> latency{
+      {{QueueChart, views::TimeKind::queue}, {HandlingChart, views::TimeKind::handling}}};
+  for (const auto& [id, kind] : latency) {
+    auto* ch = chart(id);
+    const bool queue = kind == views::TimeKind::queue;
+    ch->setObjectName(queue ? QStringLiteral("compare-queue") : QStringLiteral("compare-handling"));
+    ch->setTitle(queue ? QStringLiteral("Queue time, all actors") : QStringLiteral("Handling time, all actors"));
+    ch->setAxisTitles(queue ? QStringLiteral("time in the mailbox (log scale)")
+                            : QStringLiteral("time in the handler (log scale)"),
+                      QStringLiteral("% of timed messages"));
+    ch->setLogX(true);
+    ch->setEmptyText(QStringLiteral("no timed messages (a recording at lifecycle detail times none)"));
+    for (int side = 0; side < 2; ++side) {
+      // The final state: every timed message of the session.
+      const Side& s = sides_[static_cast<std::size_t>(side)];
+      const observe::SystemState end = s.reader->state_at(s.info.id, TimePoint::max());
+      ch->setSeries(side, views::histogramShares(views::totalHistogram(end, kind)));
+    }
+  }
+  auto* mailbox = chart(MailboxChart);
+  mailbox->setObjectName(QStringLiteral("compare-mailbox"));
+  mailbox->setAxisTitles(QStringLiteral("time since start (s)"), QStringLiteral("messages queued (peak per poll)"));
+  showMailbox(std::nullopt, std::nullopt);
+}
+
+void CompareWindow::buildMenus() {
+  QMenu* file = menuBar()->addMenu(QStringLiteral("&File"));
+  for (int side = 0; side < 2; ++side) {
+    QAction* save = file->addAction(QStringLiteral("Save side %1 as…").arg(sideLetter(side)), this,
+                                    [this, side] { saveSideFromUser(side); });
+    save->setObjectName(QStringLiteral("save-side-%1").arg(sideLetter(side).toLower()));
+    save->setToolTip(isTemporary(side) ? QStringLiteral("Side %1 is in a temporary file, removed when this window "
+                                                        "closes: keep a copy")
+                                                 .arg(sideLetter(side))
+                                       : QStringLiteral("Copy side %1's recording").arg(sideLetter(side)));
+  }
+  file->addSeparator();
+  file->addAction(QStringLiteral("&Close"), QKeySequence::Close, this, &QWidget::close);
+  file->setToolTipsVisible(true);
+}
+
+void CompareWindow::fillWarnings() {
+  auto pathFn = [this](int side) { return [this, side](ActorId id) { return pathOf(side, id); }; };
+  oneSided_ = views::oneSidedWarnings(views::lint(*sides_[0].shown), pathFn(0), views::lint(*sides_[1].shown),
+                                      pathFn(1));
+  warnings_->setColumnCount(4);
+  warnings_->setHorizontalHeaderLabels(
+      {QStringLiteral("Only on"), QStringLiteral("Warning"), QStringLiteral("Actor"), QStringLiteral("What it says")});
+  warnings_->setRowCount(static_cast<int>(oneSided_.size()));
+  warnings_->verticalHeader()->hide();
+  warnings_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  warnings_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  warnings_->horizontalHeader()->setStretchLastSection(true);
+  for (std::size_t r = 0; r < oneSided_.size(); ++r) {
+    const auto& w = oneSided_[r];
+    const int row = static_cast<int>(r);
+    auto* side = new QTableWidgetItem(QStringLiteral("%1 (%2)").arg(sideLetter(w.side), sideTitle(w.side)));
+    side->setForeground(views::compareSideColor(palette(), w.side));
+    warnings_->setItem(row, 0, side);
+    warnings_->setItem(row, 1, new QTableWidgetItem(QString::fromUtf8(views::warningTitle(w.warning.kind))));
+    warnings_->setItem(row, 2, new QTableWidgetItem(w.path.empty() ? QStringLiteral("(system)")
+                                                                   : QString::fromStdString(w.path)));
+    warnings_->setItem(row, 3, new QTableWidgetItem(QString::fromStdString(w.warning.summary)));
+  }
+  warnings_->resizeColumnsToContents();
+  tabs_->setTabText(tabs_->indexOf(warnings_), QStringLiteral("Warnings on one side only (%1)").arg(oneSided_.size()));
+  if (oneSided_.empty()) {
+    warnings_->setRowCount(1);
+    auto* none = new QTableWidgetItem(QStringLiteral("none: every warning at the end of a run was raised on both sides"));
+    warnings_->setItem(0, 1, none);
+    warnings_->setSpan(0, 1, 1, 3);
+  }
+}
+
+std::string CompareWindow::pathOf(int side, ActorId id) const {
+  const Side& s = sides_.at(static_cast<std::size_t>(side));
+  const auto it = s.slotOf.find(id);
+  return it == s.slotOf.end() ? std::string() : s.diff.actors[it->second].path;
+}
+
+ActorId CompareWindow::actorAt(int side, const std::string& path) const {
+  const Side& s = sides_.at(static_cast<std::size_t>(side));
+  for (const ActorSlot& slot : s.diff.actors) {
+    if (slot.path != path) continue;
+    // The latest incarnation the table can show; else the latest there was.
+    for (auto it = slot.incarnations.rbegin(); it != slot.incarnations.rend(); ++it)
+      if (s.shown->actor(*it) != nullptr) return *it;
+    return slot.incarnations.empty() ? ActorId{} : slot.incarnations.back();
+  }
+  return {};
+}
+
+bool CompareWindow::isTemporary(int side) const {
+  return temporary_ && QFileInfo(sides_.at(static_cast<std::size_t>(side)).file).absolutePath() ==
+                           QFileInfo(temporary_->path()).absoluteFilePath();
+}
+
+void CompareWindow::onSelected(int side, ActorId id) {
+  if (syncing_) return;
+  const int other = 1 - side;
+  const Side& s = sides_[static_cast<std::size_t>(side)];
+  std::optional<std::size_t> slot, otherSlot;
+  if (auto it = s.slotOf.find(id); it != s.slotOf.end()) slot = it->second;
+  if (slot) {
+    for (const ActorMatch::Pair& p : match_.matched)
+      if ((side == 0 ? p.a : p.b) == *slot) otherSlot = side == 0 ? p.b : p.a;
+  }
+  ActorId otherId{};
+  if (otherSlot) {
+    const ActorSlot& os = sides_[static_cast<std::size_t>(other)].diff.actors[*otherSlot];
+    otherId = actorAt(other, os.path);
+  }
+  syncing_ = true;
+  selection(other)->select(otherId);  // none: the actor exists on this side only
+  syncing_ = false;
+  if (slot && !otherSlot)
+    statusBar()->showMessage(QStringLiteral("%1 exists on side %2 only").arg(QString::fromStdString(s.diff.actors[*slot].path),
+                                                                             sideLetter(side)));
+  else
+    statusBar()->clearMessage();
+  showMailbox(side == 0 ? slot : otherSlot, side == 0 ? otherSlot : slot);
+}
+
+void CompareWindow::showMailbox(std::optional<std::size_t> slotA, std::optional<std::size_t> slotB) {
+  auto* mailbox = chart(MailboxChart);
+  const std::array<std::optional<std::size_t>, 2> chosen{slotA, slotB};
+  QString path;
+  for (int side = 0; side < 2; ++side) {
+    const Side& s = sides_[static_cast<std::size_t>(side)];
+    const auto& slot = chosen[static_cast<std::size_t>(side)];
+    if (!slot) {
+      mailbox->setSeries(side, {});
+      continue;
+    }
+    const ActorSlot& picked = s.diff.actors[*slot];
+    if (path.isEmpty()) path = QString::fromStdString(picked.path);
+    const std::set<ActorId> incarnations(picked.incarnations.begin(), picked.incarnations.end());
+    mailbox->setSeries(side, views::mailboxSeries(s.samples, incarnations, s.info.start_time));
+  }
+  mailbox->setTitle(path.isEmpty() ? QStringLiteral("Mailbox depth of the selected actor")
+                                   : QStringLiteral("Mailbox depth: %1").arg(path.section(QLatin1Char('/'), -2)));
+  mailbox->setToolTip(path);
+  mailbox->setEmptyText(path.isEmpty() ? QStringLiteral("pick an actor in either table")
+                                       : QStringLiteral("no statistics polled for it"));
+}
+
+QString CompareWindow::saveSide(int side, const QString& to) {
+  const QString from = sides_.at(static_cast<std::size_t>(side)).file;
+  if (QFileInfo::exists(to))
+    return QStringLiteral("\"%1\" already exists: choose another name (a recording is never overwritten).").arg(to);
+  QFile source(from);
+  if (!source.copy(to))
+    return QStringLiteral("Could not copy side %1's recording to \"%2\": %3").arg(sideLetter(side), to, source.errorString());
+  return {};
+}
+
+void CompareWindow::saveSideFromUser(int side) {
+  const QString to = QFileDialog::getSaveFileName(this, QStringLiteral("Save side %1 as").arg(sideLetter(side)),
+                                                  QStringLiteral("side-%1.db").arg(sideLetter(side).toLower()),
+                                                  QStringLiteral("Recordings (*.db)"), nullptr,
+                                                  QFileDialog::DontConfirmOverwrite);
+  if (to.isEmpty()) return;
+  const QString error = saveSide(side, to);
+  if (!error.isEmpty()) QMessageBox::warning(this, QStringLiteral("Could not save"), error);
+  else statusBar()->showMessage(QStringLiteral("Side %1 saved as %2").arg(sideLetter(side), to), 6000);
+}
+
+}  // namespace actorscope::gui
