@@ -2,6 +2,8 @@
 // recording to replay), and the command-line tool when the first argument names a subcommand
 // (app/cli/).
 #include "cli/command.hpp"
+#include "cli/compare_command.hpp"
+#include "gui/compare_dialogs.hpp"
 #include "gui/builtin_workloads.hpp"
 #include "gui/observatory.hpp"
 
@@ -22,6 +24,11 @@ int openInObservatory(std::vector<std::string> args) {
                                          /*needRecording=*/true);
 }
 
+/// `actorscope compare ...`, once parsed: the compare window (on a run, or on two recordings).
+int compareInObservatory(const actorscope::cli::CompareRequest& request) {
+  return actorscope::gui::runCompareCommand(g_argc, g_argv, request, actorscope::gui::builtinWorkloads());
+}
+
 /// A first argument that is no command but a recording: an existing file, or a name ending in .db
 /// (a missing one then gets the observatory's "cannot open" dialog, not "unknown command").
 bool namesRecording(const std::string& arg) {
@@ -37,6 +44,7 @@ int main(int argc, char** argv) {
   g_argc = argc;
   g_argv = argv;
   actorscope::cli::set_open_handler(openInObservatory);
+  actorscope::cli::set_compare_handler(compareInObservatory);
   std::vector<std::string> args(argv + 1, argv + argc);
   if (!args.empty() && (args.front() == "--help" || args.front() == "-h")) {
     std::fputs(actorscope::gui::kObservatoryUsage, stdout);

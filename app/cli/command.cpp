@@ -20,6 +20,7 @@ const Command& inspect_command();
 const Command& export_command();
 const Command& bench_command();
 const Command& diff_command();
+const Command& compare_command();
 
 namespace {
 
@@ -60,6 +61,7 @@ const std::vector<Command>& table() {
       inspect_command(),
       export_command(),
       diff_command(),
+      compare_command(),
       bench_command(),
   };
   return list;

@@ -8,13 +8,11 @@
 
 #include <QDir>
 #include <QFileInfo>
-#include <QMetaObject>
 #include <QTemporaryDir>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <optional>
 
 namespace actorscope::gui {
 
@@ -75,17 +73,31 @@ void validateCompareConfig(const CompareConfig& config, const Workloads& workloa
     throw CompareError("the sampling keeps one message in N: N must be at least 1");
 }
 
+/// One side while it runs: its recorder, its System, and how long it has run.
+struct CompareRun::Running {
+  std::unique_ptr<Recorder> recorder;  // declared first: destroyed after the System
+  std::unique_ptr<System> system;
+  std::chrono::steady_clock::time_point start{};
+};
+
 CompareRun::CompareRun(CompareConfig config, const Workloads& workloads, QObject* parent)
     : QObject(parent), config_(std::move(config)) {
   validateCompareConfig(config_, workloads);
   for (const Workload& w : workloads)
     if (w.name == config_.scenario) workload_ = w;
+  tick_ = new QTimer(this);
+  tick_->setInterval(250);
+  connect(tick_, &QTimer::timeout, this, &CompareRun::tick);
 }
 
 CompareRun::~CompareRun() {
-  cancel_.store(true);
-  cv_.notify_all();
-  if (thread_.joinable()) thread_.join();
+  // Whatever still runs ends here, its recording closed, without signals to anyone.
+  blockSignals(true);
+  for (auto& s : sides_)
+    if (s && s->system) {
+      s->system->shutdown();
+      s->system->detach(*s->recorder);
+    }
 }
 
 QString CompareRun::sideName(const CompareConfig& config, int side) {
@@ -96,7 +108,9 @@ QString CompareRun::sideName(const CompareConfig& config, int side) {
 }
 
 void CompareRun::start() {
-  if (running_ || thread_.joinable()) return;  // one run per object
+  if (started_) return;  // one run per object
+  started_ = true;
+  running_ = true;
   for (int side = 0; side < 2; ++side) {
     const QString& to = config_.sides[static_cast<std::size_t>(side)].recordTo;
     if (!to.isEmpty()) {
@@ -106,115 +120,115 @@ void CompareRun::start() {
     if (!tempDir_) {
       tempDir_ = std::make_shared<QTemporaryDir>(QDir::tempPath() + QStringLiteral("/actorscope-compare-XXXXXX"));
       if (!tempDir_->isValid()) {
-        failure_ = QStringLiteral("cannot create a temporary folder for the recordings in %1: %2. Choose files "
-                                  "to record into instead.")
-                       .arg(QDir::tempPath(), tempDir_->errorString());
-        QMetaObject::invokeMethod(this, [this] { emit sideFailed(0, failure_); }, Qt::QueuedConnection);
+        // Reported on the next turn of the event loop, as every other outcome, so that whoever
+        // called start() has connected its slots by then.
+        const QString why = QStringLiteral("cannot create a temporary folder for the recordings in %1: %2. Choose "
+                                           "files to record into instead.")
+                                .arg(QDir::tempPath(), tempDir_->errorString());
+        QTimer::singleShot(0, this, [this, why] { fail(0, why); });
         return;
       }
     }
     files_[static_cast<std::size_t>(side)] = tempDir_->filePath(side == 0 ? QStringLiteral("side-a.db")
                                                                           : QStringLiteral("side-b.db"));
   }
-  running_ = true;
-  thread_ = std::thread([this] {
-    bool ok = true;
-    if (config_.concurrent) {
-      // Both at once: side B on a thread of its own, side A on this one.
-      bool okB = true;
-      std::thread b([this, &okB] { okB = runSide(1); });
-      const bool okA = runSide(0);
-      b.join();
-      ok = okA && okB;
-    } else {
-      ok = runSide(0) && !cancel_.load() && runSide(1);
-    }
-    const bool wasCancelled = cancel_.load();
-    QMetaObject::invokeMethod(
-        this,
-        [this, ok, wasCancelled] {
-          running_ = false;
-          if (wasCancelled) emit cancelled();
-          else if (ok) emit finished();
-        },
-        Qt::QueuedConnection);
+  QTimer::singleShot(0, this, [this] {
+    if (cancelled_) return settle();
+    if (!startSide(0)) return;
+    if (config_.concurrent && !startSide(1)) return;
+    tick_->start();
   });
 }
 
 void CompareRun::cancel() {
-  cancel_.store(true);
-  cv_.notify_all();
+  if (!running_ || cancelled_) return;
+  cancelled_ = true;
+  for (int side = 0; side < 2; ++side)
+    if (sides_[static_cast<std::size_t>(side)]) endSide(side);
+  settle();
 }
 
-void CompareRun::waitOrCancel(std::chrono::steady_clock::time_point until) {
-  std::unique_lock lock(m_);
-  cv_.wait_until(lock, until, [this] { return cancel_.load(); });
-}
-
-bool CompareRun::runSide(int side) {
+bool CompareRun::startSide(int side) {
   const auto i = static_cast<std::size_t>(side);
   const CompareSideConfig& s = config_.sides[i];
-  const std::string file = files_[i].toStdString();
-  auto fail = [this, side](const std::string& why) {
-    const QString message = QStringLiteral("%1 failed: %2").arg(sideName(config_, side), QString::fromStdString(why));
-    QMetaObject::invokeMethod(
-        this,
-        [this, side, message] {
-          if (failure_.isEmpty()) failure_ = message;
-          emit sideFailed(side, message);
-        },
-        Qt::QueuedConnection);
-    return false;
-  };
-  if (cancel_.load()) return false;
-
   RecorderOptions options;
   options.detail = config_.detail;
   options.sample_every = config_.detail == Detail::sampled ? config_.sampleEvery : 1;
   options.scenario = config_.scenario;
   options.seed = config_.seed;
   options.if_exists = s.replace ? RecorderOptions::IfExists::replace : RecorderOptions::IfExists::refuse;
-  std::optional<std::string> error;
+  auto running = std::make_unique<Running>();
   try {
-    Recorder recorder(file, options);
-    QMetaObject::invokeMethod(this, [this, side] { emit sideStarted(side); }, Qt::QueuedConnection);
-    {
-      System system{make_runtime(s.runtime, {.threads = s.threads})};
-      system.attach(recorder);
-      try {
-        workload_.start(system, config_.seed);
-        using clock = std::chrono::steady_clock;
-        const auto start = clock::now();
-        const auto end =
-            start + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(config_.seconds));
-        // Running for the configured time is the point: wake four times a second to report, or at
-        // once when cancelled.
-        for (auto now = clock::now(); now < end && !cancel_.load(); now = clock::now()) {
-          if (auto e = recorder.progress().error) {
-            error = *e;
-            break;
-          }
-          waitOrCancel(std::min(end, now + std::chrono::milliseconds(250)));
-          const double elapsed = std::min(config_.seconds, std::chrono::duration<double>(clock::now() - start).count());
-          QMetaObject::invokeMethod(this, [this, side, elapsed] { emit sideProgress(side, elapsed); },
-                                    Qt::QueuedConnection);
-        }
-      } catch (const std::exception& e) {
-        error = std::string("the scenario did not start: ") + e.what();
-      }
-      system.shutdown();
-      system.detach(recorder);  // the final statistics, the last keyframe, ended_at
-    }
-    if (!error) error = recorder.progress().error;
-  } catch (const RecordingError& e) {
-    return fail(e.what());  // it names the file and what to do
+    running->recorder = std::make_unique<Recorder>(files_[i].toStdString(), options);
+    running->system = std::make_unique<System>(make_runtime(s.runtime, {.threads = s.threads}));
+    running->system->attach(*running->recorder);
+    running->start = std::chrono::steady_clock::now();
+    sides_[i] = std::move(running);
+    workload_.start(*sides_[i]->system, config_.seed);
   } catch (const std::exception& e) {
-    return fail(e.what());
-  }  // the recorder closed the file: one self-contained .db again
-  if (error) return fail(*error);
-  const QString done = files_[i];
-  QMetaObject::invokeMethod(this, [this, side, done] { emit sideFinished(side, done); }, Qt::QueuedConnection);
+    // RecordingError names the file and what to do; a scenario that did not start says why.
+    const QString why = sides_[i] ? QStringLiteral("the scenario did not start: %1").arg(QString::fromUtf8(e.what()))
+                                  : QString::fromUtf8(e.what());
+    if (sides_[i]) {
+      sides_[i]->system->shutdown();
+      sides_[i]->system->detach(*sides_[i]->recorder);
+      sides_[i].reset();
+    }
+    fail(side, why);
+    return false;
+  }
+  emit sideStarted(side);
   return true;
+}
+
+void CompareRun::tick() {
+  using clock = std::chrono::steady_clock;
+  for (int side = 0; side < 2; ++side) {
+    auto& s = sides_[static_cast<std::size_t>(side)];
+    if (!s) continue;
+    if (auto error = s->recorder->progress().error) {
+      endSide(side);
+      fail(side, QString::fromStdString(*error));
+      return;
+    }
+    const double elapsed = std::chrono::duration<double>(clock::now() - s->start).count();
+    emit sideProgress(side, std::min(elapsed, config_.seconds));
+    if (elapsed >= config_.seconds) {
+      endSide(side);
+      done_[static_cast<std::size_t>(side)] = true;
+      emit sideFinished(side, files_[static_cast<std::size_t>(side)]);
+      // One after the other: B starts when A has ended, on the machine A has left.
+      if (side == 0 && !config_.concurrent && !startSide(1)) return;
+    }
+  }
+  if (done_[0] && done_[1]) settle();
+}
+
+void CompareRun::endSide(int side) {
+  auto& s = sides_[static_cast<std::size_t>(side)];
+  if (!s) return;
+  s->system->shutdown();
+  s->system->detach(*s->recorder);  // the final statistics, the last keyframe, ended_at
+  s->system.reset();
+  s->recorder.reset();  // closes the file: one self-contained .db again
+  s.reset();
+}
+
+void CompareRun::fail(int side, const QString& why) {
+  const QString message = QStringLiteral("%1 failed: %2").arg(sideName(config_, side), why);
+  if (failure_.isEmpty()) failure_ = message;
+  for (int other = 0; other < 2; ++other) endSide(other);
+  tick_->stop();
+  running_ = false;
+  emit sideFailed(side, message);
+}
+
+void CompareRun::settle() {
+  if (!running_) return;
+  tick_->stop();
+  running_ = false;
+  if (cancelled_) emit cancelled();
+  else emit finished();
 }
 
 }  // namespace actorscope::gui

@@ -5,9 +5,12 @@
 // CompareRun's files() does. By default side B starts when side A has ended, so that neither takes
 // the other's cores; `concurrent` runs both at once (the window then says they shared the machine).
 //
-// The runs happen on a thread of their own (a System's shutdown and the recorder's last flush
-// block), which reports through queued signals; cancel() ends the run in progress early (its
-// recording still closes cleanly) and starts nothing more.
+// The Systems are made, run and shut down on the thread that owns the CompareRun (the GUI thread:
+// the qt runtime must be made on the thread that owns the QApplication, which becomes its GUI
+// host), while their actors run on their runtimes' own threads. A timer reports progress four times
+// a second and ends each side on time; cancel() ends the side(s) running now early (their
+// recordings still close cleanly) and starts nothing more. A side's end (shutdown, the recorder's
+// last flush) holds that thread for as long as it takes, typically a few milliseconds.
 #pragma once
 
 #include "gui/workload.hpp"
@@ -17,13 +20,11 @@
 #include <QObject>
 #include <QString>
 
+#include <QTimer>
+
 #include <array>
-#include <atomic>
-#include <condition_variable>
 #include <memory>
-#include <mutex>
 #include <stdexcept>
-#include <thread>
 
 class QTemporaryDir;
 
@@ -67,11 +68,12 @@ class CompareRun : public QObject {
  public:
   /// Validates (CompareError) but does not start.
   CompareRun(CompareConfig config, const Workloads& workloads, QObject* parent = nullptr);
-  /// Cancels what runs and waits for the run thread.
+  /// Ends what still runs (its recording closes cleanly).
   ~CompareRun() override;
 
   void start();
-  /// Ends the side(s) running now, early, and runs no more; cancelled() follows when they closed.
+  /// Ends the side(s) running now, early, and runs no more; cancelled() follows, their recordings
+  /// closed.
   void cancel();
 
   const CompareConfig& config() const noexcept { return config_; }
@@ -97,9 +99,14 @@ class CompareRun : public QObject {
   void cancelled();
 
  private:
-  /// Runs one side on the calling thread (the run thread). Returns false when it failed.
-  bool runSide(int side);
-  void waitOrCancel(std::chrono::steady_clock::time_point until);
+  struct Running;
+  /// Starts side `side` (Recorder, System, workload). Returns false when it failed (reported).
+  bool startSide(int side);
+  /// Shuts side `side` down, closes its recording, reports it; then what comes next.
+  void endSide(int side);
+  void tick();
+  void fail(int side, const QString& why);
+  void settle();
 
   CompareConfig config_;
   Workload workload_;
@@ -107,10 +114,11 @@ class CompareRun : public QObject {
   std::shared_ptr<QTemporaryDir> tempDir_;
   QString failure_;
   bool running_ = false;
-  std::thread thread_;
-  std::mutex m_;
-  std::condition_variable cv_;
-  std::atomic<bool> cancel_{false};
+  bool cancelled_ = false;
+  bool started_ = false;
+  std::array<std::unique_ptr<Running>, 2> sides_;
+  std::array<bool, 2> done_{};
+  QTimer* tick_ = nullptr;
 };
 
 }  // namespace actorscope::gui

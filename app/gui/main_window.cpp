@@ -1,6 +1,8 @@
 // The observatory's main window.
 #include "gui/main_window.hpp"
 
+#include "gui/compare_dialogs.hpp"
+
 #include "gui/machine_load.hpp"
 #include "gui/timeline_dock.hpp"
 
@@ -474,6 +476,16 @@ void MainWindow::buildMenus() {
   recentMenu_ = file->addMenu(QStringLiteral("Open &Recent"));
   recentMenu_->setObjectName(QStringLiteral("recent-recordings"));
   rebuildRecentMenu();
+  // Compare mode opens a window of its own (app/gui/compare_*), so this window keeps its session.
+  QAction* compareFiles = file->addAction(QStringLiteral("&Compare Recordings…"), this, [this] {
+    CompareRecordingsDialog dialog(this);
+    if (dialog.exec() != QDialog::Accepted) return;
+    const auto sources = dialog.sources();
+    QString error;
+    if (!openCompareWindow(this, sources[0], sources[1], nullptr, &error))
+      showRecordingError(QStringLiteral("Could not compare the recordings"), error);
+  });
+  compareFiles->setObjectName(QStringLiteral("compare-recordings"));
   file->addAction(closeRecordingAction_);
   file->addSeparator();
   QAction* quit = file->addAction(QStringLiteral("&Quit"), QKeySequence::Quit, this, &QWidget::close);
@@ -484,6 +496,18 @@ void MainWindow::buildMenus() {
   session->addAction(pauseAction_);
   session->addAction(stopAction_);
   session->addAction(recordAction_);
+  session->addSeparator();
+  QAction* compare = session->addAction(QStringLiteral("&Compare…"), this, [this] {
+    CompareDialog dialog(workloads_, scenarioBox_ ? scenarioBox_->currentText() : QString(), this);
+    if (dialog.exec() != QDialog::Accepted) return;
+    try {
+      (new CompareLauncher(dialog.config(), workloads_, this))->start();
+    } catch (const CompareError& e) {
+      QMessageBox::warning(this, QStringLiteral("Cannot compare"), QString::fromUtf8(e.what()));
+    }
+  });
+  compare->setObjectName(QStringLiteral("compare"));
+  compare->setToolTip(QStringLiteral("Run one scenario on two runtimes (or thread counts) and show them side by side"));
 
   QMenu* actor = menuBar()->addMenu(QStringLiteral("&Actor"));
   actor->addAction(stopActorAction_);

@@ -27,6 +27,7 @@ const char* const kObservatoryUsage =
     "       actorscope --screenshot DIR [--scenario NAME] [--runtime R] [--threads N] [--seconds S] [--theme "
     "T]\n"
     "       actorscope --screenshot DIR --open FILE.db [--session N] [--at T] [--theme T]\n"
+    "       actorscope --screenshot DIR --compare asio,qt [--scenario NAME] [--threads N] [--seconds S]\n"
     "\n"
     "Without a command, actorscope opens the observatory: the scenario (default: supervision) runs live\n"
     "on the runtime (default: asio, 2 threads) and every view follows it. Given a recording, it replays\n"
@@ -38,7 +39,9 @@ const char* const kObservatoryUsage =
     "                    (1.5s, 250ms, 2m)\n"
     "  --screenshot DIR  run the scenario offscreen for S seconds (default 3), or replay the recording at\n"
     "                    T, save one PNG per view (and timeline.png for a replay) and window.png into\n"
-    "                    DIR, and exit\n";
+    "                    DIR, and exit\n"
+    "  --compare A,B     with --screenshot: run the scenario on runtime A, then on B, for S seconds each\n"
+    "                    (default 2), and save compare mode's window and views as compare-*.png\n";
 
 namespace {
 
@@ -52,6 +55,7 @@ struct Choices {
   std::optional<std::string> open;       ///< a recording to replay
   std::optional<std::int64_t> session;   ///< which of its sessions
   std::optional<Duration> at;            ///< the cursor, from the session's start
+  std::vector<std::string> compare;      ///< --compare A,B: compare mode's pictures
 };
 
 std::string joined(const std::vector<std::string>& names) {
@@ -115,6 +119,7 @@ Choices parse(std::vector<std::string> args, const Workloads& workloads, bool ne
     if (!c.theme) throw a.error("--theme must be system, light or dark, not \"" + *t + "\"");
   }
   c.screenshotDir = a.value("screenshot");
+  c.compare = a.list("compare");
   const auto seconds = a.seconds("seconds", 600);
   c.open = a.value("open");
   c.session = a.integer("session", 1, std::numeric_limits<std::int64_t>::max());
@@ -136,7 +141,17 @@ Choices parse(std::vector<std::string> args, const Workloads& workloads, bool ne
   if ((c.session || c.at) && !c.open) throw a.error("--session and --at go with a recording (FILE.db or --open FILE)");
   if (c.open && (scenario || runtime || threads))
     throw a.error("--scenario, --runtime and --threads choose a live session; a recording replays what it recorded");
+  if (!c.compare.empty()) {
+    if (!c.screenshotDir)
+      throw a.error("--compare goes with --screenshot DIR (to run a comparison in a window: actorscope compare "
+                    "--scenario S --runtime asio,qt)");
+    if (c.compare.size() != 2)
+      throw a.error("--compare takes the two sides' runtimes, e.g. --compare asio,qt, not " +
+                    std::to_string(c.compare.size()) + " of them");
+    if (c.open) throw a.error("--compare runs a new comparison; it does not go with a recording");
+  }
   if (seconds) c.seconds = *seconds;
+  else if (!c.compare.empty()) c.seconds = 2;  // per side: a short comparison
   if (scenarioNames.empty()) throw a.error("this build has no demo scenarios to run");
   if (std::find(scenarioNames.begin(), scenarioNames.end(), c.scenario) == scenarioNames.end())
     throw a.error("there is no scenario \"" + c.scenario + "\"; the scenarios are: " + joined(scenarioNames));
@@ -210,6 +225,25 @@ int runObservatory(int argc, char** argv, std::vector<std::string> args, Workloa
   QApplication::setApplicationName(QStringLiteral("actorscope"));
   QApplication::setApplicationDisplayName(QStringLiteral("Actorscope"));
 
+  if (choices.screenshotDir && !choices.compare.empty()) {
+    try {
+      if (choices.theme) applyTheme(*choices.theme);
+      CompareScreenshotOptions options;
+      options.dir = QString::fromStdString(*choices.screenshotDir);
+      options.scenario = QString::fromStdString(choices.scenario);
+      for (std::size_t i = 0; i < 2; ++i) {
+        options.runtimes[i] = QString::fromStdString(choices.compare[i]);
+        options.threads[i] = choices.threads;
+      }
+      options.seconds = choices.seconds;
+      const QStringList files = takeCompareScreenshots(options, workloads);
+      for (const QString& f : files) std::printf("%s\n", f.toLocal8Bit().constData());
+      return 0;
+    } catch (const ScreenshotError& e) {
+      std::fprintf(stderr, "actorscope: %s\n", e.what());
+      return 1;
+    }
+  }
   if (choices.screenshotDir) {
     try {
       MainWindow window(std::move(workloads), {.useSettings = false});

@@ -6,7 +6,11 @@
 #include <QString>
 #include <QStringList>
 
+#include "gui/workload.hpp"
+
 #include <actorscope/runtime.hpp>
+
+#include <array>
 
 #include <cstdint>
 #include <optional>
@@ -35,6 +39,15 @@ class ScreenshotError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// `--screenshot DIR --compare asio,qt --scenario S`: compare mode's pictures.
+struct CompareScreenshotOptions {
+  QString dir;
+  QString scenario;
+  std::array<QString, 2> runtimes;
+  std::array<unsigned, 2> threads{2, 2};
+  double seconds = 2.0;  ///< per side
+};
+
 /// Checks that `dir` exists (creating it if needed) and is writable. Throws ScreenshotError.
 void prepareScreenshotDir(const QString& dir);
 
@@ -43,5 +56,11 @@ void prepareScreenshotDir(const QString& dir);
 /// `at`, and saves every view of the replay, `timeline.png` and `window.png` (no benchmarks).
 /// Returns the files written. Throws ScreenshotError (a bad recording: its message).
 QStringList takeScreenshots(MainWindow& window, const ScreenshotOptions& options);
+
+/// Runs the comparison (side A, then side B, into temporary recordings), opens the compare window
+/// at 1366×768 and saves compare-window.png, compare-actors.png, compare-charts.png,
+/// compare-diff.png and compare-warnings.png (app/gui/compare_screenshots.cpp). Throws
+/// ScreenshotError (a configuration that cannot run, a side that failed: their messages).
+QStringList takeCompareScreenshots(const CompareScreenshotOptions& options, const Workloads& workloads);
 
 }  // namespace actorscope::gui

@@ -151,6 +151,11 @@ void OverlayChart::paintEvent(QPaintEvent*) {
     p.drawText(QRectF(0, y - line / 2.0, labelWidth + 6, line), Qt::AlignRight | Qt::AlignVCenter, compact(v));
   }
   const double tickTop = plot.bottom() + 2;
+  // A tick label centred under its tick, moved inwards where it would leave the widget.
+  auto labelRect = [&](double x) {
+    const double w = 64;
+    return QRectF(std::clamp(x - w / 2, 0.0, width() - w), tickTop, w, line);
+  };
   if (logX_) {
     // Decades in µs: 0.1 µs, 1 µs, 10 µs, 100 µs, 1 ms, ...
     for (double d = lx0; d <= lx1 + 0.01; d += 1) {
@@ -162,7 +167,7 @@ void OverlayChart::paintEvent(QPaintEvent*) {
                             : us >= 1e3 ? compact(us / 1e3) + QStringLiteral(" ms")
                                         : compact(us) + QStringLiteral(" µs");
       p.setPen(muted);
-      p.drawText(QRectF(x - 40, tickTop, 80, line), Qt::AlignHCenter | Qt::AlignTop, label);
+      p.drawText(labelRect(x), Qt::AlignHCenter | Qt::AlignTop, label);
     }
   } else if (!empty) {
     const double xStep = niceStep(xMax - xMin, std::max(2, plot.width() / 70));
@@ -171,7 +176,7 @@ void OverlayChart::paintEvent(QPaintEvent*) {
       p.setPen(QPen(grid, 1));
       p.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
       p.setPen(muted);
-      p.drawText(QRectF(x - 40, tickTop, 80, line), Qt::AlignHCenter | Qt::AlignTop, compact(v));
+      p.drawText(labelRect(x), Qt::AlignHCenter | Qt::AlignTop, compact(v));
     }
   }
   p.setPen(QPen(pal.color(QPalette::Mid), 1));
