@@ -206,10 +206,21 @@ void CompareWindow::openSide(int side, const CompareSource& source) {
     for (ActorId inc : s.diff.actors[i].incarnations) s.slotOf[inc] = i;
 
   // The end of the run, before the shutdown stopped everything (see the header comment).
+  // System::shutdown stops the roots with the reason "system shutdown" (and their subtrees die
+  // with them): the first such stop is when the shutdown began.
+  s.final = std::make_unique<observe::SystemState>(s.reader->state_at(id, TimePoint::max()));
+  // A root kills its children as it exits, before its own stop is recorded: the kills just
+  // before that stop (within one statistics interval) are the shutdown's too.
+  const std::vector<ActorInfo> actors = s.reader->actors(id);
   TimePoint end = s.info.end_time;
-  for (const ActorInfo& a : s.reader->actors(id))
-    if (!a.parent.is_valid() && a.stopped) end = std::min(end, *a.stopped - statsInterval(s.info));
-  end = std::max(end, s.info.start_time);
+  for (const ActorInfo& a : actors)
+    if (a.stopped && a.exit_reason == "system shutdown") end = std::min(end, *a.stopped);
+  const TimePoint firstShutdown = end;
+  for (const ActorInfo& a : actors)
+    if (a.stopped && a.exit_kind == ExitKind::killed && *a.stopped <= firstShutdown &&
+        *a.stopped >= firstShutdown - statsInterval(s.info))
+      end = std::min(end, *a.stopped);
+  end = std::max(end - Duration(1), s.info.start_time);
   s.shown = std::make_unique<observe::SystemState>(s.reader->state_at(id, end));
   s.samples = s.reader->stats(id);
 }
@@ -285,8 +296,7 @@ void CompareWindow::buildCharts() {
     for (int side = 0; side < 2; ++side) {
       // The final state: every timed message of the session.
       const Side& s = sides_[static_cast<std::size_t>(side)];
-      const observe::SystemState end = s.reader->state_at(s.info.id, TimePoint::max());
-      ch->setSeries(side, views::histogramShares(views::totalHistogram(end, kind)));
+      ch->setSeries(side, views::histogramShares(views::totalHistogram(*s.final, kind)));
     }
   }
   auto* mailbox = chart(MailboxChart);

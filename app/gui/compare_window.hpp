@@ -15,9 +15,10 @@
 //
 // "The end of its run": a recording ends with the System's shutdown, which stops every actor; a
 // table of stopped actors would show no mailbox, no rate and no warning. So the tables and the
-// warnings use the state one statistics interval before the first root actor stopped (when the
-// shutdown began, for a comparison run), or the session's end when no root stopped. The difference
-// table uses each side's final state, whose counters are complete.
+// warnings use the state just before the shutdown began (the first root that stopped for "system
+// shutdown", System::shutdown's reason, or a child it killed as it exited), or the session's end when nothing was
+// shut down. The difference table and the latency charts use each side's final state, whose
+// counters and histograms are complete.
 #pragma once
 
 #include "common/actor_selection.hpp"
@@ -99,6 +100,7 @@ class CompareWindow : public QMainWindow {
     SessionInfo info;
     DiffSide diff;  ///< its actors (slots by path) and figures
     std::map<ActorId, std::size_t> slotOf;
+    std::unique_ptr<observe::SystemState> final;  ///< at the session's end: every timed message
     std::unique_ptr<observe::SystemState> shown;
     std::vector<observe::StatsSample> samples;
     views::ActorSelection* selection = nullptr;
