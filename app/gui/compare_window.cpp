@@ -173,9 +173,20 @@ CompareWindow::CompareWindow(const CompareSource& a, const CompareSource& b, QWi
   setWindowTitle(QStringLiteral("Compare %1 with %2 — Actorscope").arg(sideTitle(0), sideTitle(1)));
   statusBar()->showMessage(QStringLiteral("Pick an actor on either side: its match is picked on the other."));
 
-  // Start on the actor that differs most, so that the mailbox chart shows something at once.
+  // Start on the matched actor with the deepest mailbox (the one whose mailbox chart says most),
+  // or the one that differs most when no mailbox filled.
   if (!diff_.rows.empty()) {
-    const ActorId first = actorAt(0, diff_.rows.front().path);
+    const DiffRow* pick = &diff_.rows.front();
+    double deepest = 0;
+    for (const DiffRow& row : diff_.rows) {
+      const DiffCell& peak = row.cell(DiffColumn::peak_mailbox);
+      const double d = std::max(peak.a.value_or(0), peak.b.value_or(0));
+      if (d > deepest) {
+        deepest = d;
+        pick = &row;
+      }
+    }
+    const ActorId first = actorAt(0, pick->path);
     if (first.is_valid()) selection(0)->select(first);
   }
 }

@@ -157,11 +157,16 @@ void OverlayChart::paintEvent(QPaintEvent*) {
     return QRectF(std::clamp(x - w / 2, 0.0, width() - w), tickTop, w, line);
   };
   if (logX_) {
-    // Decades in µs: 0.1 µs, 1 µs, 10 µs, 100 µs, 1 ms, ...
-    for (double d = lx0; d <= lx1 + 0.01; d += 1) {
+    // Decades in µs: 0.1 µs, 1 µs, 10 µs, 100 µs, 1 ms, ... A grid line at each; a label at every
+    // one, every second or every third, so that labels never run into each other.
+    const double decadeWidth = plot.width() / (lx1 - lx0);
+    const int every = decadeWidth >= 60 ? 1 : decadeWidth >= 30 ? 2 : 3;
+    int n = 0;
+    for (double d = lx0; d <= lx1 + 0.01; d += 1, ++n) {
       const double x = xPos(std::pow(10.0, d));
       p.setPen(QPen(grid, 1));
       p.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
+      if (n % every != 0) continue;
       const double us = std::pow(10.0, d);
       const QString label = us >= 1e6   ? compact(us / 1e6) + QStringLiteral(" s")
                             : us >= 1e3 ? compact(us / 1e3) + QStringLiteral(" ms")
