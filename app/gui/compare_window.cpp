@@ -19,6 +19,7 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QSlider>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStatusBar>
@@ -26,6 +27,7 @@
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -98,6 +100,9 @@ CompareWindow::CompareWindow(const CompareSource& a, const CompareSource& b, QWi
   headers->addWidget(buildHeader(0), 1);
   headers->addWidget(buildHeader(1), 1);
   layout->addLayout(headers);
+  span_ = std::max(sides_[0].runEnd - sides_[0].info.start_time, sides_[1].runEnd - sides_[1].info.start_time);
+  time_ = computedFor_ = span_;
+  layout->addWidget(buildCursor());
 
   auto* splitter = new QSplitter(Qt::Vertical, central);
   splitter->setObjectName(QStringLiteral("compare-splitter"));
@@ -173,6 +178,8 @@ CompareWindow::CompareWindow(const CompareSource& a, const CompareSource& b, QWi
   setWindowTitle(QStringLiteral("Compare %1 with %2 — Actorscope").arg(sideTitle(0), sideTitle(1)));
   statusBar()->showMessage(QStringLiteral("Pick an actor on either side: its match is picked on the other."));
 
+  applyTime();  // the cursor's label: at the end of the run
+
   // Start on the matched actor with the deepest mailbox (the one whose mailbox chart says most),
   // or the one that differs most when no mailbox filled.
   if (!diff_.rows.empty()) {
@@ -232,8 +239,75 @@ void CompareWindow::openSide(int side, const CompareSource& source) {
         *a.stopped >= firstShutdown - statsInterval(s.info))
       end = std::min(end, *a.stopped);
   end = std::max(end - Duration(1), s.info.start_time);
+  s.runEnd = end;
   s.shown = std::make_unique<observe::SystemState>(s.reader->state_at(id, end));
   s.samples = s.reader->stats(id);
+}
+
+QWidget* CompareWindow::buildCursor() {
+  auto* row = new QWidget(this);
+  auto* layout = new QHBoxLayout(row);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(new QLabel(QStringLiteral("Tables at:"), row));
+  slider_ = new QSlider(Qt::Horizontal, row);
+  slider_->setObjectName(QStringLiteral("compare-time"));
+  slider_->setRange(0, 1000);
+  slider_->setValue(1000);
+  slider_->setToolTip(QStringLiteral("Both actors tables show their side's state this long after its start"));
+  layout->addWidget(slider_, 1);
+  timeLabel_ = new QLabel(row);
+  timeLabel_->setMinimumWidth(fontMetrics().horizontalAdvance(QStringLiteral("00.00 s since start (end of run)")));
+  layout->addWidget(timeLabel_);
+  connect(slider_, &QSlider::valueChanged, this, [this](int v) {
+    if (syncing_) return;
+    setTime(std::chrono::duration_cast<Duration>(span_ * (static_cast<double>(v) / 1000.0)));
+  });
+  return row;
+}
+
+void CompareWindow::setTime(Duration sinceStart) {
+  time_ = std::clamp(sinceStart, Duration::zero(), span_);
+  if (timePending_) return;
+  // One computation for the latest position however many slider moves came meanwhile.
+  timePending_ = true;
+  QTimer::singleShot(0, this, [this] {
+    timePending_ = false;
+    applyTime();
+  });
+}
+
+void CompareWindow::setTimeNow(Duration sinceStart) {
+  time_ = std::clamp(sinceStart, Duration::zero(), span_);
+  applyTime();
+}
+
+void CompareWindow::applyTime() {
+  const double seconds = std::chrono::duration<double>(time_).count();
+  if (timeLabel_)
+    timeLabel_->setText(time_ >= span_ ? QStringLiteral("%1 s since start (end of run)").arg(seconds, 0, 'f', 2)
+                                       : QStringLiteral("%1 s since start").arg(seconds, 0, 'f', 2));
+  if (slider_ && span_ > Duration::zero()) {
+    syncing_ = true;
+    slider_->setValue(static_cast<int>(std::lround(1000.0 * seconds / std::chrono::duration<double>(span_).count())));
+    syncing_ = false;
+  }
+  chart(RateChart)->setCursor(time_ >= span_ ? std::nullopt : std::optional<double>(seconds));
+  chart(MailboxChart)->setCursor(time_ >= span_ ? std::nullopt : std::optional<double>(seconds));
+  if (time_ == computedFor_) return;
+  computedFor_ = time_;
+  for (int side = 0; side < 2; ++side) {
+    Side& s = sides_[static_cast<std::size_t>(side)];
+    const TimePoint at = std::min(s.info.start_time + time_, s.runEnd);
+    try {
+      auto next = std::make_unique<observe::SystemState>(s.reader->state_at(s.info.id, at));
+      s.previous = std::move(s.shown);
+      s.shown = std::move(next);
+      s.view->setState(*s.shown);
+    } catch (const RecordingError& e) {
+      // The file went or was damaged meanwhile: what is shown stays, and the status bar says why.
+      statusBar()->showMessage(QString::fromUtf8(e.what()), 10000);
+    }
+  }
 }
 
 QString CompareWindow::sideTitle(int side) const {

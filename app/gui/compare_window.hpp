@@ -4,7 +4,8 @@
 //   - a header per side: file, runtime×threads, scenario, detail, duration, ended cleanly; and a
 //     banner that says whether the two ran one after the other or shared the machine (from the
 //     sessions' wall-clock spans, so a comparison opened again tomorrow still says it);
-//   - each side's actors table (views::ActorsView) at the end of its run, with a shared selection:
+//   - each side's actors table (views::ActorsView) at the end of its run, or at a shared cursor in
+//     time since start (a slider), with a shared selection:
 //     picking an actor on one side picks its match (actor_match.hpp: by path, never by id) on the
 //     other, and a row of the difference table picks it on both;
 //   - overlay charts in the two compare colours with one legend: messages handled per second over
@@ -36,6 +37,7 @@
 #include <optional>
 
 class QLabel;
+class QSlider;
 class QTabWidget;
 class QTableView;
 class QTableWidget;
@@ -86,12 +88,23 @@ class CompareWindow : public QMainWindow {
   /// The state the side's table shows (see the header comment), and its session.
   const observe::SystemState& shownState(int side) const { return *sides_.at(static_cast<std::size_t>(side)).shown; }
   const SessionInfo& info(int side) const { return sides_.at(static_cast<std::size_t>(side)).info; }
+  const QString& file(int side) const { return sides_.at(static_cast<std::size_t>(side)).file; }
   /// The actor's path on its side ("" when the session never saw it).
   std::string pathOf(int side, ActorId id) const;
   /// An actor of the side with that path (its latest incarnation in the shown state), or invalid.
   ActorId actorAt(int side, const std::string& path) const;
   /// The two sessions' wall-clock spans overlap: they shared the machine.
   bool ranConcurrently() const noexcept { return concurrent_; }
+
+  /// The shared cursor, in time since each side's start: both actors tables show their side's state
+  /// then (a side whose run ended earlier shows its end). Starts at the end of the longer run.
+  /// The states follow on the event loop's next turn (moves are coalesced); setTimeNow computes
+  /// them at once (tests, screenshots).
+  void setTime(Duration sinceStart);
+  void setTimeNow(Duration sinceStart);
+  Duration time() const noexcept { return time_; }
+  /// The longer of the two runs, from start to the shutdown: the cursor's range.
+  Duration span() const noexcept { return span_; }
 
  private:
   struct Side {
@@ -102,6 +115,10 @@ class CompareWindow : public QMainWindow {
     std::map<ActorId, std::size_t> slotOf;
     std::unique_ptr<observe::SystemState> final;  ///< at the session's end: every timed message
     std::unique_ptr<observe::SystemState> shown;
+    /// The state shown before: kept one step longer, so that the next one is never made at its
+    /// address (views key their caches on the state's address).
+    std::unique_ptr<observe::SystemState> previous;
+    TimePoint runEnd{};  ///< just before the shutdown began
     std::vector<observe::StatsSample> samples;
     views::ActorSelection* selection = nullptr;
     views::ActorsView* view = nullptr;
@@ -116,6 +133,8 @@ class CompareWindow : public QMainWindow {
   void onSelected(int side, ActorId id);
   void showMailbox(std::optional<std::size_t> slotA, std::optional<std::size_t> slotB);
   void saveSideFromUser(int side);
+  QWidget* buildCursor();
+  void applyTime();
   QString sideTitle(int side) const;
 
   std::array<Side, 2> sides_;
@@ -124,6 +143,12 @@ class CompareWindow : public QMainWindow {
   std::vector<views::OneSidedWarning> oneSided_;
   bool concurrent_ = false;
   bool syncing_ = false;
+  Duration time_{};
+  Duration span_{};
+  Duration computedFor_{-1};
+  bool timePending_ = false;
+  QSlider* slider_ = nullptr;
+  QLabel* timeLabel_ = nullptr;
   std::shared_ptr<QTemporaryDir> temporary_;
 
   QLabel* banner_ = nullptr;

@@ -10,7 +10,9 @@
 #include "recording_test.hpp"
 
 #include "gui/builtin_workloads.hpp"
+#include "gui/compare_dialogs.hpp"
 #include "gui/compare_run.hpp"
+#include "gui/main_window.hpp"
 #include "gui/compare_window.hpp"
 
 #include "cli/args.hpp"
@@ -21,7 +23,9 @@
 #include "compare/overlay_chart.hpp"
 #include "warnings/warning_rules.hpp"
 
+#include <QAction>
 #include <QApplication>
+#include <QPointer>
 #include <QFile>
 #include <QLabel>
 #include <QSignalSpy>
@@ -215,6 +219,33 @@ class TestCompare : public QObject {
     QFile::remove(keptA);
   }
 
+  void the_main_window_offers_compare_and_a_run_opens_the_window_on_temporary_files() {
+    gui::MainWindow main(gui::builtinWorkloads(), {.useSettings = false});
+    QVERIFY(main.findChild<QAction*>("compare") != nullptr);             // Session → Compare…
+    QVERIFY(main.findChild<QAction*>("compare-recordings") != nullptr);  // File → Compare Recordings…
+    auto* launcher = new gui::CompareLauncher(pipeline("asio", 1, "qt", 1, false), gui::builtinWorkloads(), &main);
+    QSignalSpy opened(launcher, &gui::CompareLauncher::opened);
+    QSignalSpy failed(launcher, &gui::CompareLauncher::failed);
+    launcher->start();
+    QTRY_VERIFY_WITH_TIMEOUT(opened.count() == 1 || failed.count() > 0, kRunDeadline);
+    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.front().at(0).toString()));
+    QPointer<gui::CompareWindow> window = main.findChild<gui::CompareWindow*>();
+    QVERIFY(window);
+    QVERIFY(window->isVisible());
+    QVERIFY(window->isTemporary(0) && window->isTemporary(1));
+    const QString a = window->file(0);
+    QVERIFY(QFileInfo::exists(a));
+    QVERIFY(window->diffModel()->rowCount() > 0);
+    // Saving a side keeps a copy; the temporary files go with the window.
+    const QString kept = dir_.filePath("saved-side-a.db");
+    QCOMPARE(window->saveSide(0, kept), QString());
+    QVERIFY(window->saveSide(0, kept).contains("already exists"));  // never over a file
+    window->close();
+    QTRY_VERIFY_WITH_TIMEOUT(window.isNull(), 20000);
+    QVERIFY(!QFileInfo::exists(a));
+    QCOMPARE(as::SessionReader(kept.toStdString()).sessions().size(), std::size_t(1));
+  }
+
   void a_cancelled_comparison_closes_its_recording_and_starts_no_more() {
     gui::CompareConfig config = pipeline("asio", 2, "qt", 2, false);
     config.seconds = 600;  // cancelled long before
@@ -277,6 +308,23 @@ class TestCompare : public QObject {
       }
       QCOMPARE(window.warningsTable()->rowCount(), static_cast<int>(window.oneSided().size()));
       QVERIFY(window.warningsTable()->item(0, 0)->text().startsWith("B"));
+
+      // The shared time cursor: both tables go back to the same time since start, then to the end.
+      QCOMPARE(window.time(), window.span());
+      const as::Duration early = window.span() / 10;
+      window.setTimeNow(early);
+      for (int side = 0; side < 2; ++side) {
+        QVERIFY(window.shownState(side).time() <= window.info(side).start_time + early);
+        QVERIFY(window.shownState(side).actor(window.actorAt(side, "root/worker-1")) == nullptr ||
+                window.shownState(side).actor(window.actorAt(side, "root/worker-1"))->alive());
+      }
+      QCOMPARE(window.chart(gui::CompareWindow::RateChart)->cursor(),
+               std::optional<double>(std::chrono::duration<double>(early).count()));
+      window.setTime(window.span());  // coalesced: the state follows on the next turn
+      QTRY_VERIFY_WITH_TIMEOUT(window.shownState(1).actor(window.actorAt(1, "root")) != nullptr &&
+                                   window.shownState(1).actor(window.actorAt(1, "root"))->child_failures == 6,
+                               20000);
+      QVERIFY(!window.chart(gui::CompareWindow::RateChart)->cursor().has_value());
 
       // A recording compared with itself: no differences, no one-sided warnings.
       gui::CompareWindow self({once_, std::nullopt}, {once_, std::nullopt});

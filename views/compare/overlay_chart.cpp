@@ -82,6 +82,11 @@ void OverlayChart::setEmptyText(const QString& text) {
   update();
 }
 
+void OverlayChart::setCursor(std::optional<double> x) {
+  cursor_ = x;
+  update();
+}
+
 void OverlayChart::paintEvent(QPaintEvent*) {
   QPainter p(this);
   p.setRenderHint(QPainter::Antialiasing);
@@ -192,6 +197,11 @@ void OverlayChart::paintEvent(QPaintEvent*) {
     p.setPen(muted);
     p.drawText(plot, Qt::AlignCenter | Qt::TextWordWrap, empty_);
     return;
+  }
+  if (cursor_ && !logX_ && *cursor_ >= xMin && *cursor_ <= xMax) {
+    const double x = xPos(*cursor_);
+    p.setPen(QPen(text, 1, Qt::DotLine));
+    p.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
   }
   // A under B would hide A where they agree: B is drawn dashed, so A shows through its gaps.
   for (int side = 0; side < 2; ++side) {

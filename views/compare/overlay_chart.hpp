@@ -12,6 +12,7 @@
 #include <QWidget>
 
 #include <array>
+#include <optional>
 #include <vector>
 
 class QPalette;
@@ -37,6 +38,9 @@ class OverlayChart : public QWidget {
   const std::vector<QPointF>& series(int side) const { return series_.at(static_cast<std::size_t>(side)); }
   /// Shown when both series are empty.
   void setEmptyText(const QString& text);
+  /// A vertical line at this x (the compare window's time cursor); nullopt: none.
+  void setCursor(std::optional<double> x);
+  std::optional<double> cursor() const noexcept { return cursor_; }
 
   QSize sizeHint() const override { return {320, 200}; }
   QSize minimumSizeHint() const override { return {180, 140}; }
@@ -48,6 +52,7 @@ class OverlayChart : public QWidget {
   QString title_, xTitle_, yTitle_;
   QString empty_ = QStringLiteral("no data");
   bool logX_ = false;
+  std::optional<double> cursor_;
   std::array<std::vector<QPointF>, 2> series_;
 };
 
