@@ -177,6 +177,10 @@ bool CompareRun::startSide(int side) {
     fail(side, why);
     return false;
   }
+  // The 250 ms tick reports progress; this ends the side on time rather than up to a tick late.
+  QTimer::singleShot(static_cast<int>(std::ceil(config_.seconds * 1000)), this, [this] {
+    if (running_) tick();
+  });
   emit sideStarted(side);
   return true;
 }

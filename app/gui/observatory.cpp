@@ -149,6 +149,7 @@ Choices parse(std::vector<std::string> args, const Workloads& workloads, bool ne
       throw a.error("--compare takes the two sides' runtimes, e.g. --compare asio,qt, not " +
                     std::to_string(c.compare.size()) + " of them");
     if (c.open) throw a.error("--compare runs a new comparison; it does not go with a recording");
+    if (runtime) throw a.error("--compare names both sides' runtimes (--compare asio,qt); --runtime is for a live session");
   }
   if (seconds) c.seconds = *seconds;
   else if (!c.compare.empty()) c.seconds = 2;  // per side: a short comparison

@@ -397,6 +397,14 @@ class TestCompare : public QObject {
     const Run r = run_actorscope({"compare", "--scenario", "pipeline", "--runtime", "asio,tokio"});
     QCOMPARE(r.code, 2);
     QVERIFY2(r.err.contains("tokio"), qPrintable(describe(r)));
+    // A bad recording: exit code 1, and the message names the file.
+    const QString missing = dir_.filePath("no-such.db");
+    const Run bad = run_actorscope({"compare", once_, missing});
+    QCOMPARE(bad.code, 1);
+    QVERIFY2(bad.err.contains(missing), qPrintable(describe(bad)));
+    const Run shot = run_actorscope({"--screenshot", dir_.filePath("shots"), "--compare", "asio"});
+    QCOMPARE(shot.code, 2);
+    QVERIFY2(shot.err.contains("--compare asio,qt"), qPrintable(describe(shot)));
     const Run help = run_actorscope({"help", "compare"});
     QVERIFY2(help.code == 0 && help.out.contains("--concurrent"), qPrintable(describe(help)));
   }
