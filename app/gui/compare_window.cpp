@@ -149,15 +149,19 @@ CompareWindow::CompareWindow(const CompareSource& a, const CompareSource& b, QWi
   connect(diffTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
           [this, proxy](const QModelIndex& current) {
             if (!current.isValid()) return;
-            const int row = proxy->mapToSource(current).row();
-            const QString only = diffModel_->onlyIn(row);
-            const QString path =
-                diffModel_->data(diffModel_->index(row, views::DiffTableModel::kActorColumn), Qt::ToolTipRole)
-                    .toString();
-            // The path is the row's first tooltip line; the model's display text may be elided.
-            const std::string p = path.section(QLatin1Char('\n'), 0, 0).toStdString();
-            const int side = only == QStringLiteral("B") ? 1 : 0;
-            const ActorId id = actorAt(side, row < diffModel_->matchedRows() ? diff_.rows[static_cast<std::size_t>(row)].path : p);
+            // The model's rows: the matched actors (the diff's order), then A's one-sided, then B's.
+            auto row = static_cast<std::size_t>(proxy->mapToSource(current).row());
+            int side = 0;
+            std::string path;
+            if (row < diff_.rows.size()) {
+              path = diff_.rows[row].path;
+            } else if ((row -= diff_.rows.size()) < diff_.only_a.size()) {
+              path = diff_.only_a[row].path;
+            } else {
+              side = 1;
+              path = diff_.only_b[row - diff_.only_a.size()].path;
+            }
+            const ActorId id = actorAt(side, path);
             if (id.is_valid()) selection(side)->select(id);
           });
   tabs_->addTab(diffTable_, QStringLiteral("Differences (%1 of %2 matched actors differ)")

@@ -286,6 +286,14 @@ class TestCompare : public QObject {
       // An actor that exists on one side only clears the other side's selection.
       window.selection(1)->select(window.actorAt(1, "pad"));
       QVERIFY(!window.selection(0)->current().is_valid());
+      // A row of the difference table picks its actor on both sides; a one-sided row on its side.
+      auto* diffView = window.diffTable();
+      diffView->setCurrentIndex(diffView->model()->index(0, 0));
+      QCOMPARE(window.selection(0)->current(), window.actorAt(0, "root/worker-1"));
+      QCOMPARE(window.selection(1)->current(), window.actorAt(1, "root/worker-1"));
+      diffView->setCurrentIndex(diffView->model()->index(diffView->model()->rowCount() - 1, 0));
+      QCOMPARE(window.selection(1)->current(), window.actorAt(1, "pad"));
+      QVERIFY(!window.selection(0)->current().is_valid());
       // The mailbox chart follows the selection.
       window.selection(0)->select(window.actorAt(0, "root/worker-1"));
       QVERIFY(!window.chart(gui::CompareWindow::MailboxChart)->series(0).empty());
