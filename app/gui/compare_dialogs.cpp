@@ -81,6 +81,7 @@ CompareDialog::CompareDialog(const Workloads& workloads, const QString& scenario
     form->addRow(QStringLiteral("Side %1:").arg(letter(side)), row);
   }
   seconds_ = new QDoubleSpinBox(this);
+  seconds_->setObjectName(QStringLiteral("compare-seconds"));
   seconds_->setRange(0.5, 3600);
   seconds_->setValue(5);
   seconds_->setSuffix(QStringLiteral(" s per side"));
@@ -94,6 +95,7 @@ CompareDialog::CompareDialog(const Workloads& workloads, const QString& scenario
   for (int side = 0; side < 2; ++side) {
     auto* row = new QHBoxLayout;
     auto* edit = new QLineEdit(this);
+    edit->setObjectName(QStringLiteral("compare-keep-%1").arg(letter(side).toLower()));
     edit->setPlaceholderText(QStringLiteral("side-%1.db").arg(letter(side).toLower()));
     edit->setEnabled(false);
     auto* browse = new QPushButton(QStringLiteral("Choose…"), this);
@@ -129,6 +131,21 @@ CompareConfig CompareDialog::config() const {
   c.seconds = seconds_->value();
   c.concurrent = concurrent_->isChecked();
   return c;
+}
+
+void CompareDialog::accept() {
+  if (keep_->isChecked()) {
+    for (int side = 0; side < 2; ++side)
+      if (files_[static_cast<std::size_t>(side)]->text().trimmed().isEmpty()) {
+        QMessageBox::warning(this, QStringLiteral("Where should side %1 be kept?").arg(letter(side)),
+                             QStringLiteral("Choose a file for side %1's recording, or clear \"Keep the recordings\" "
+                                            "(then both go to temporary files, and the comparison window can still "
+                                            "save them).")
+                                 .arg(letter(side)));
+        return;
+      }
+  }
+  QDialog::accept();
 }
 
 // -- File → Compare Recordings… --

@@ -32,6 +32,8 @@ class CompareDialog : public QDialog {
   CompareDialog(const Workloads& workloads, const QString& scenario, QWidget* parent = nullptr);
   /// What the user chose (validated by CompareRun when it is made).
   CompareConfig config() const;
+  /// Refuses "Keep the recordings" without a file for each side (says so, stays open).
+  void accept() override;
 
  private:
   QComboBox* scenario_;

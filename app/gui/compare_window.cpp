@@ -1,7 +1,6 @@
 // Compare mode's window (compare_window.hpp).
 #include "gui/compare_window.hpp"
 
-#include "actors/actors_table_model.hpp"
 #include "actors/actors_view.hpp"
 #include "common/format.hpp"
 #include "common/roles.hpp"

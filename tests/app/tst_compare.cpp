@@ -3,8 +3,11 @@
 // into a readable file, and can be cancelled; a configuration that cannot run is refused with the
 // value and the choices. The compare window on two recordings lists the per-actor differences,
 // maps a selection to the matching actor by path (never by id), lists the warnings raised on one
-// side only, names a bad file, and changes no byte of either recording. `actorscope compare`
-// refuses bad input with exit code 2 and a message that names it.
+// side only, moves both tables to a shared time since start, names a bad file, and changes no
+// byte of either recording. The main window offers both entry points, the launcher runs a
+// comparison into temporary files that go with the window (Save side A as… keeps one), and the
+// dialog gives what was chosen. `actorscope compare` refuses bad input with exit code 2 and a
+// message that names it, and a bad recording with exit code 1.
 // Waits use QSignalSpy/QTRY_* with generous deadlines; no sleeps.
 #include "cli_run.hpp"
 #include "recording_test.hpp"
@@ -24,6 +27,11 @@
 #include "warnings/warning_rules.hpp"
 
 #include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QLineEdit>
+#include <QSpinBox>
 #include <QApplication>
 #include <QPointer>
 #include <QFile>
@@ -244,6 +252,30 @@ class TestCompare : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(window.isNull(), 20000);
     QVERIFY(!QFileInfo::exists(a));
     QCOMPARE(as::SessionReader(kept.toStdString()).sessions().size(), std::size_t(1));
+  }
+
+  void the_compare_dialog_gives_what_was_chosen() {
+    gui::CompareDialog dialog(gui::builtinWorkloads(), "storm");
+    gui::CompareConfig c = dialog.config();
+    QCOMPARE(c.scenario, std::string("storm"));  // the toolbar's scenario to start with
+    QCOMPARE(c.sides[0].runtime, std::string("asio"));
+    QCOMPARE(c.sides[1].runtime, std::string("qt"));
+    QVERIFY(!c.concurrent);
+    QVERIFY(c.sides[0].recordTo.isEmpty() && c.sides[1].recordTo.isEmpty());
+    dialog.findChild<QComboBox*>("compare-runtime-b")->setCurrentText("asio");
+    dialog.findChild<QSpinBox*>("compare-threads-b")->setValue(1);
+    dialog.findChild<QDoubleSpinBox*>("compare-seconds")->setValue(2.5);
+    dialog.findChild<QCheckBox*>("compare-concurrent")->setChecked(true);
+    dialog.findChild<QCheckBox*>("compare-keep")->setChecked(true);
+    dialog.findChild<QLineEdit*>("compare-keep-a")->setText(dir_.filePath("a.db"));
+    dialog.findChild<QLineEdit*>("compare-keep-b")->setText(dir_.filePath("b.db"));
+    c = dialog.config();
+    QCOMPARE(c.sides[1].runtime, std::string("asio"));
+    QCOMPARE(c.sides[1].threads, 1u);
+    QCOMPARE(c.seconds, 2.5);
+    QVERIFY(c.concurrent);
+    QCOMPARE(c.sides[0].recordTo, dir_.filePath("a.db"));
+    QCOMPARE(c.sides[1].recordTo, dir_.filePath("b.db"));
   }
 
   void a_cancelled_comparison_closes_its_recording_and_starts_no_more() {
