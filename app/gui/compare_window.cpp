@@ -6,6 +6,7 @@
 #include "common/roles.hpp"
 #include "compare/diff_table_model.hpp"
 #include "compare/overlay_chart.hpp"
+#include "timeline/timeline_widget.hpp"
 #include "warnings/warning_rules.hpp"
 
 #include <QFile>
@@ -18,7 +19,6 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QSlider>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStatusBar>
@@ -95,13 +95,18 @@ CompareWindow::CompareWindow(const CompareSource& a, const CompareSource& b, QWi
   banner_->setText(how + QStringLiteral(" ") + matched + QStringLiteral(" Read-only recordings."));
   layout->addWidget(banner_);
 
-  auto* headers = new QHBoxLayout;
-  headers->addWidget(buildHeader(0), 1);
-  headers->addWidget(buildHeader(1), 1);
-  layout->addLayout(headers);
+  // Both timelines span the longer run, so that one time since start is at one x on both.
   span_ = std::max(sides_[0].runEnd - sides_[0].info.start_time, sides_[1].runEnd - sides_[1].info.start_time);
   time_ = computedFor_ = span_;
-  layout->addWidget(buildCursor());
+  auto* headers = new QHBoxLayout;
+  for (int side = 0; side < 2; ++side) {
+    auto* column = new QVBoxLayout;
+    column->setSpacing(2);
+    column->addWidget(buildHeader(side));
+    column->addWidget(buildTimeline(side));
+    headers->addLayout(column, 1);
+  }
+  layout->addLayout(headers);
 
   auto* splitter = new QSplitter(Qt::Vertical, central);
   splitter->setObjectName(QStringLiteral("compare-splitter"));
@@ -247,25 +252,45 @@ void CompareWindow::openSide(int side, const CompareSource& source) {
   s.samples = s.reader->stats(id);
 }
 
-QWidget* CompareWindow::buildCursor() {
-  auto* row = new QWidget(this);
-  auto* layout = new QHBoxLayout(row);
-  layout->setContentsMargins(0, 0, 0, 0);
-  layout->addWidget(new QLabel(QStringLiteral("Tables at:"), row));
-  slider_ = new QSlider(Qt::Horizontal, row);
-  slider_->setObjectName(QStringLiteral("compare-time"));
-  slider_->setRange(0, 1000);
-  slider_->setValue(1000);
-  slider_->setToolTip(QStringLiteral("Both actors tables show their side's state this long after its start"));
-  layout->addWidget(slider_, 1);
-  timeLabel_ = new QLabel(row);
-  timeLabel_->setMinimumWidth(fontMetrics().horizontalAdvance(QStringLiteral("00.00 s since start (end of run)")));
-  layout->addWidget(timeLabel_);
-  connect(slider_, &QSlider::valueChanged, this, [this](int v) {
-    if (syncing_) return;
-    setTime(std::chrono::duration_cast<Duration>(span_ * (static_cast<double>(v) / 1000.0)));
-  });
-  return row;
+views::TimelineWidget* CompareWindow::buildTimeline(int side) {
+  Side& s = sides_[static_cast<std::size_t>(side)];
+  s.timeline = new views::TimelineWidget(this);
+  s.timeline->setObjectName(QStringLiteral("compare-timeline-%1").arg(side == 0 ? QLatin1Char('a') : QLatin1Char('b')));
+  s.timeline->setToolTip(QStringLiteral("Side %1's events over time since its start. Drag the cursor: both actors "
+                                        "tables show their side at that time since start.")
+                             .arg(side == 0 ? QLatin1Char('A') : QLatin1Char('B')));
+  s.timeline->setFixedHeight(s.timeline->minimumSizeHint().height());
+  s.timeline->setRange(s.info.start_time, s.info.start_time + span_);
+  s.timeline->setCursor(s.info.start_time + time_);
+  try {
+    std::vector<views::TimelineWidget::Marker> markers;
+    for (const TimelineMarker& m : s.reader->markers(s.info.id, s.info.start_time, s.info.start_time + span_)) {
+      const auto kind = m.kind == TimelineMarker::Kind::failure ? views::TimelineWidget::Marker::Kind::failure
+                        : m.kind == TimelineMarker::Kind::kill  ? views::TimelineWidget::Marker::Kind::kill
+                                                                : views::TimelineWidget::Marker::Kind::restart;
+      markers.push_back({kind, m.time, m.actor, QString::fromStdString(m.label)});
+    }
+    s.timeline->setMarkers(std::move(markers));
+  } catch (const RecordingError& e) {
+    statusBar()->showMessage(QString::fromUtf8(e.what()), 10000);
+  }
+  auto density = [this, side] {
+    Side& d = sides_[static_cast<std::size_t>(side)];
+    try {
+      std::vector<views::TimelineWidget::Bucket> buckets;
+      for (const DensityBucket& b :
+           d.reader->density(d.info.id, d.info.start_time, d.info.start_time + span_, d.timeline->wantedBuckets()))
+        buckets.push_back({b.from, b.to, b.lifecycle, b.messages, b.failures});
+      d.timeline->setDensity(std::move(buckets));
+    } catch (const std::exception& e) {
+      statusBar()->showMessage(QString::fromUtf8(e.what()), 10000);
+    }
+  };
+  density();
+  connect(s.timeline, &views::TimelineWidget::widthChanged, this, density);
+  connect(s.timeline, &views::TimelineWidget::cursorDragged, this,
+          [this, side](TimePoint t) { setTime(t - sides_[static_cast<std::size_t>(side)].info.start_time); });
+  return s.timeline;
 }
 
 void CompareWindow::setTime(Duration sinceStart) {
@@ -287,13 +312,10 @@ void CompareWindow::setTimeNow(Duration sinceStart) {
 void CompareWindow::applyTime() {
   const double seconds = std::chrono::duration<double>(time_).count();
   if (timeLabel_)
-    timeLabel_->setText(time_ >= span_ ? QStringLiteral("%1 s since start (end of run)").arg(seconds, 0, 'f', 2)
-                                       : QStringLiteral("%1 s since start").arg(seconds, 0, 'f', 2));
-  if (slider_ && span_ > Duration::zero()) {
-    syncing_ = true;
-    slider_->setValue(static_cast<int>(std::lround(1000.0 * seconds / std::chrono::duration<double>(span_).count())));
-    syncing_ = false;
-  }
+    timeLabel_->setText(time_ >= span_ ? QStringLiteral("Tables at the end of the run (%1 s)").arg(seconds, 0, 'f', 2)
+                                       : QStringLiteral("Tables at %1 s since start").arg(seconds, 0, 'f', 2));
+  for (Side& s : sides_)
+    if (s.timeline) s.timeline->setCursor(s.info.start_time + time_);
   chart(RateChart)->setCursor(time_ >= span_ ? std::nullopt : std::optional<double>(seconds));
   chart(MailboxChart)->setCursor(time_ >= span_ ? std::nullopt : std::optional<double>(seconds));
   if (time_ == computedFor_) return;
@@ -349,7 +371,13 @@ void CompareWindow::buildCharts() {
   legend_ = new views::CompareLegend(chartsPanel_);
   legend_->setObjectName(QStringLiteral("compare-legend"));
   legend_->setNames(QStringLiteral("A: %1 (solid)").arg(sideTitle(0)), QStringLiteral("B: %1 (dashed)").arg(sideTitle(1)));
-  layout->addWidget(legend_);
+  timeLabel_ = new QLabel(chartsPanel_);
+  timeLabel_->setObjectName(QStringLiteral("compare-time"));
+  timeLabel_->setForegroundRole(QPalette::PlaceholderText);
+  auto* legendRow = new QHBoxLayout;
+  legendRow->addWidget(legend_, 1);
+  legendRow->addWidget(timeLabel_);
+  layout->addLayout(legendRow);
   auto* row = new QHBoxLayout;
   row->setSpacing(4);
   for (int c = 0; c < ChartCount; ++c) {

@@ -1,11 +1,12 @@
 // CompareWindow: two recorded sessions side by side — compare mode's window, whether the two were
 // just run by a CompareRun or opened from files (File → Compare Recordings…, `actorscope compare
 // A.db B.db`). Everything it shows comes from two SessionReaders:
-//   - a header per side: file, runtime×threads, scenario, detail, duration, ended cleanly; and a
+//   - a header per side: file, runtime×threads, scenario, detail, duration, ended cleanly, and its
+//     timeline (events over time since start, the replay's TimelineWidget); and a
 //     banner that says whether the two ran one after the other or shared the machine (from the
 //     sessions' wall-clock spans, so a comparison opened again tomorrow still says it);
 //   - each side's actors table (views::ActorsView) at the end of its run, or at a shared cursor in
-//     time since start (a slider), with a shared selection:
+//     time since start (dragged on either timeline), with a shared selection:
 //     picking an actor on one side picks its match (actor_match.hpp: by path, never by id) on the
 //     other, and a row of the difference table picks it on both;
 //   - overlay charts in the two compare colours with one legend: messages handled per second over
@@ -37,7 +38,6 @@
 #include <optional>
 
 class QLabel;
-class QSlider;
 class QTabWidget;
 class QTableView;
 class QTableWidget;
@@ -48,6 +48,7 @@ class ActorsView;
 class CompareLegend;
 class DiffTableModel;
 class OverlayChart;
+class TimelineWidget;
 }  // namespace actorscope::views
 
 namespace actorscope::gui {
@@ -84,6 +85,8 @@ class CompareWindow : public QMainWindow {
   QTabWidget* tabs() const noexcept { return tabs_; }
   QWidget* chartsPanel() const noexcept { return chartsPanel_; }
   QWidget* actorsPanel() const noexcept { return actorsPanel_; }
+  /// Side `side`'s timeline: its events over the longer run's span, and the shared cursor.
+  views::TimelineWidget* timeline(int side) const { return sides_.at(static_cast<std::size_t>(side)).timeline; }
   const std::vector<views::OneSidedWarning>& oneSided() const noexcept { return oneSided_; }
   /// The state the side's table shows (see the header comment), and its session.
   const observe::SystemState& shownState(int side) const { return *sides_.at(static_cast<std::size_t>(side)).shown; }
@@ -123,6 +126,7 @@ class CompareWindow : public QMainWindow {
     views::ActorSelection* selection = nullptr;
     views::ActorsView* view = nullptr;
     QLabel* header = nullptr;
+    views::TimelineWidget* timeline = nullptr;
   };
 
   void openSide(int side, const CompareSource& source);
@@ -133,7 +137,7 @@ class CompareWindow : public QMainWindow {
   void onSelected(int side, ActorId id);
   void showMailbox(std::optional<std::size_t> slotA, std::optional<std::size_t> slotB);
   void saveSideFromUser(int side);
-  QWidget* buildCursor();
+  views::TimelineWidget* buildTimeline(int side);
   void applyTime();
   QString sideTitle(int side) const;
 
@@ -147,7 +151,6 @@ class CompareWindow : public QMainWindow {
   Duration span_{};
   Duration computedFor_{-1};
   bool timePending_ = false;
-  QSlider* slider_ = nullptr;
   QLabel* timeLabel_ = nullptr;
   std::shared_ptr<QTemporaryDir> temporary_;
 

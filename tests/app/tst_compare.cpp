@@ -24,6 +24,7 @@
 #include "actors/actors_view.hpp"
 #include "compare/diff_table_model.hpp"
 #include "compare/overlay_chart.hpp"
+#include "timeline/timeline_widget.hpp"
 #include "warnings/warning_rules.hpp"
 
 #include <QAction>
@@ -360,6 +361,14 @@ class TestCompare : public QObject {
       }
       QCOMPARE(window.chart(gui::CompareWindow::RateChart)->cursor(),
                std::optional<double>(std::chrono::duration<double>(early).count()));
+      // Each side's timeline shows the cursor at that time since its own start, and a drag on
+      // either moves both.
+      for (int side = 0; side < 2; ++side)
+        QCOMPARE(window.timeline(side)->cursor(), window.info(side).start_time + early);
+      QVERIFY(!window.timeline(1)->markers().empty());  // B's failures and restarts are marked
+      emit window.timeline(1)->cursorDragged(window.info(1).start_time + early * 2);
+      QTRY_COMPARE_WITH_TIMEOUT(window.timeline(0)->cursor(), window.info(0).start_time + early * 2, 20000);
+      QCOMPARE(window.time(), early * 2);
       window.setTime(window.span());  // coalesced: the state follows on the next turn
       QTRY_VERIFY_WITH_TIMEOUT(window.shownState(1).actor(window.actorAt(1, "root")) != nullptr &&
                                    window.shownState(1).actor(window.actorAt(1, "root"))->child_failures == 6,
