@@ -82,14 +82,14 @@ CompareWindow::CompareWindow(const CompareSource& a, const CompareSource& b, QWi
   QString how = concurrent_
                     ? QStringLiteral("<b>The two sides ran at the same time</b>: they shared this machine's cores, so "
                                      "each had less of it than it would have had alone.")
-                    : QStringLiteral("The two sides ran one after the other, each with the machine to itself.");
+                    : QStringLiteral("The two sides ran one after the other, so neither took the other's cores.");
   QString matched = QStringLiteral("%1 actors matched by path or name; %2 only in A, %3 only in B.")
                         .arg(diff_.rows.size())
                         .arg(diff_.only_a.size())
                         .arg(diff_.only_b.size());
   if (sides_[0].info.scenario != sides_[1].info.scenario)
-    matched += QStringLiteral(" The sessions ran different scenarios (%1 and %2): only actors with the same path "
-                              "are compared.")
+    matched += QStringLiteral(" The sessions ran different scenarios (%1 and %2): only the actors whose paths (or "
+                              "registered names) match are compared.")
                    .arg(QString::fromStdString(sides_[0].info.scenario).toHtmlEscaped(),
                         QString::fromStdString(sides_[1].info.scenario).toHtmlEscaped());
   banner_->setText(how + QStringLiteral(" ") + matched + QStringLiteral(" Read-only recordings."));
