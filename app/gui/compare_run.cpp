@@ -8,6 +8,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 
 #include <algorithm>
@@ -143,8 +144,10 @@ void CompareRun::start() {
 void CompareRun::cancel() {
   if (!running_ || cancelled_) return;
   cancelled_ = true;
-  for (int side = 0; side < 2; ++side)
-    if (sides_[static_cast<std::size_t>(side)]) endSide(side);
+  // Inside tick() (a qt side's shutdown processes this thread's events, a click on Cancel among
+  // them): tick() sees the flag when the shutdown returns, and ends the rest from there.
+  if (ticking_) return;
+  for (int side = 0; side < 2; ++side) endSide(side);
   settle();
 }
 
@@ -169,12 +172,7 @@ bool CompareRun::startSide(int side) {
     // RecordingError names the file and what to do; a scenario that did not start says why.
     const QString why = sides_[i] ? QStringLiteral("the scenario did not start: %1").arg(QString::fromUtf8(e.what()))
                                   : QString::fromUtf8(e.what());
-    if (sides_[i]) {
-      sides_[i]->system->shutdown();
-      sides_[i]->system->detach(*sides_[i]->recorder);
-      sides_[i].reset();
-    }
-    fail(side, why);
+    fail(side, why);  // ends this side too, if it got as far as running
     return false;
   }
   // The 250 ms tick reports progress; this ends the side on time rather than up to a tick late.
@@ -186,44 +184,54 @@ bool CompareRun::startSide(int side) {
 }
 
 void CompareRun::tick() {
+  // A side's shutdown may run this thread's events (the qt runtime's blocking waits do, on the
+  // thread that made it), timers included: one tick at a time.
+  if (ticking_ || !running_ || cancelled_) return;
+  ticking_ = true;
+  const auto done = qScopeGuard([this] { ticking_ = false; });
   using clock = std::chrono::steady_clock;
   for (int side = 0; side < 2; ++side) {
-    auto& s = sides_[static_cast<std::size_t>(side)];
-    if (!s) continue;
-    if (auto error = s->recorder->progress().error) {
-      endSide(side);
+    if (!sides_[static_cast<std::size_t>(side)]) continue;
+    auto& s = *sides_[static_cast<std::size_t>(side)];
+    if (auto error = s.recorder->progress().error) {
       fail(side, QString::fromStdString(*error));
       return;
     }
-    const double elapsed = std::chrono::duration<double>(clock::now() - s->start).count();
+    const double elapsed = std::chrono::duration<double>(clock::now() - s.start).count();
     emit sideProgress(side, std::min(elapsed, config_.seconds));
-    if (elapsed >= config_.seconds) {
-      endSide(side);
-      done_[static_cast<std::size_t>(side)] = true;
-      emit sideFinished(side, files_[static_cast<std::size_t>(side)]);
-      // One after the other: B starts when A has ended, on the machine A has left.
-      if (side == 0 && !config_.concurrent && !startSide(1)) return;
+    if (elapsed < config_.seconds) continue;
+    endSide(side);
+    if (cancelled_) {  // cancel() came while the side shut down
+      for (int other = 0; other < 2; ++other) endSide(other);
+      settle();
+      return;
     }
+    done_[static_cast<std::size_t>(side)] = true;
+    emit sideFinished(side, files_[static_cast<std::size_t>(side)]);
+    // One after the other: B starts when A has ended, on the machine A has left.
+    if (side == 0 && !config_.concurrent && !startSide(1)) return;
   }
   if (done_[0] && done_[1]) settle();
 }
 
 void CompareRun::endSide(int side) {
-  auto& s = sides_[static_cast<std::size_t>(side)];
+  // Taken out first: while it shuts down, nothing else sees it running.
+  std::unique_ptr<Running> s = std::move(sides_[static_cast<std::size_t>(side)]);
   if (!s) return;
   s->system->shutdown();
   s->system->detach(*s->recorder);  // the final statistics, the last keyframe, ended_at
   s->system.reset();
   s->recorder.reset();  // closes the file: one self-contained .db again
-  s.reset();
 }
 
 void CompareRun::fail(int side, const QString& why) {
-  const QString message = QStringLiteral("%1 failed: %2").arg(sideName(config_, side), why);
-  if (failure_.isEmpty()) failure_ = message;
-  for (int other = 0; other < 2; ++other) endSide(other);
-  tick_->stop();
+  if (!running_) return;  // one outcome per run
+  // Not running from here on: a tick that comes while the sides shut down does nothing.
   running_ = false;
+  tick_->stop();
+  const QString message = QStringLiteral("%1 failed: %2").arg(sideName(config_, side), why);
+  failure_ = message;
+  for (int other = 0; other < 2; ++other) endSide(other);
   emit sideFailed(side, message);
 }
 

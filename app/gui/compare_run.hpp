@@ -116,6 +116,7 @@ class CompareRun : public QObject {
   bool running_ = false;
   bool cancelled_ = false;
   bool started_ = false;
+  bool ticking_ = false;  ///< inside tick(): see cancel()
   std::array<std::unique_ptr<Running>, 2> sides_;
   std::array<bool, 2> done_{};
   QTimer* tick_ = nullptr;
