@@ -86,12 +86,14 @@ CompareRequest parse_compare(std::vector<std::string> args) {
 
   if (!r.files.empty()) {
     if (r.files.size() != 2)
-      throw a.error("give two recordings to compare, A.db and B.db, not one; or run a comparison with "
-                    "--scenario and --runtime");
+      throw a.error(
+          "give two recordings to compare, A.db and B.db, not one; or run a comparison with "
+          "--scenario and --runtime");
     if (scenario || !runtimes.empty() || !threads.empty() || seconds || r.concurrent || !r.record_a.empty() ||
         !r.record_b.empty())
-      throw a.error("--scenario, --runtime, --threads, --seconds, --concurrent and --record-a/-b run a new "
-                    "comparison; two recordings are compared as they were recorded");
+      throw a.error(
+          "--scenario, --runtime, --threads, --seconds, --concurrent and --record-a/-b run a new "
+          "comparison; two recordings are compared as they were recorded");
     if (sessions.size() > 2)
       throw a.error("--session is given " + std::to_string(sessions.size()) +
                     " times; give it once (both files) or twice (A's, then B's)");
@@ -111,7 +113,8 @@ CompareRequest parse_compare(std::vector<std::string> args) {
     return r;
   }
 
-  if (!sessions.empty()) throw a.error("--session goes with two recordings: actorscope compare A.db B.db --session N");
+  if (!sessions.empty())
+    throw a.error("--session goes with two recordings: actorscope compare A.db B.db --session N");
   if (!scenario)
     throw a.error("--scenario is required to run a comparison (or give two recordings); the scenarios are: " +
                   scenarios::names());
@@ -119,8 +122,10 @@ CompareRequest parse_compare(std::vector<std::string> args) {
     throw a.error("there is no scenario \"" + *scenario + "\"; the scenarios are: " + scenarios::names());
   r.scenario = *scenario;
   if (runtimes.size() != 2)
-    throw a.error("--runtime takes the two sides' runtimes, e.g. --runtime asio,qt (or asio,asio with --threads "
-                  "1,2), not " + std::to_string(runtimes.size()) + " of them");
+    throw a.error(
+        "--runtime takes the two sides' runtimes, e.g. --runtime asio,qt (or asio,asio with --threads "
+        "1,2), not " +
+        std::to_string(runtimes.size()) + " of them");
   for (const std::string& rt : runtimes)
     if (rt != "asio" && rt != "qt") {
       std::string why = "--runtime must name asio or qt for each side, not \"" + rt + "\"";
@@ -129,7 +134,8 @@ CompareRequest parse_compare(std::vector<std::string> args) {
     }
   r.runtime_a = runtimes[0];
   r.runtime_b = runtimes[1];
-  if (threads.size() > 2) throw a.error("--threads takes one number (both sides) or two (A's, B's), e.g. --threads 1,2");
+  if (threads.size() > 2)
+    throw a.error("--threads takes one number (both sides) or two (A's, B's), e.g. --threads 1,2");
   std::vector<unsigned> counts;
   for (const std::string& t : threads) {
     int n = 0;
@@ -143,7 +149,8 @@ CompareRequest parse_compare(std::vector<std::string> args) {
     r.threads_b = counts.back();
   }
   if (seconds) r.seconds = *seconds;
-  for (const auto& [flag, file] : {std::pair{"--record-a", r.record_a}, std::pair{"--record-b", r.record_b}}) {
+  for (const auto& [flag, file] :
+       {std::pair{"--record-a", r.record_a}, std::pair{"--record-b", r.record_b}}) {
     if (file.empty()) continue;
     std::error_code ec;
     if (std::filesystem::is_directory(file, ec))
@@ -154,11 +161,14 @@ CompareRequest parse_compare(std::vector<std::string> args) {
                     "\" already exists; a recording is never overwritten: choose another file");
   }
   if (!r.record_a.empty() && r.record_a == r.record_b)
-    throw a.error("--record-a and --record-b name the same file \"" + r.record_a + "\": give each side its own");
+    throw a.error("--record-a and --record-b name the same file \"" + r.record_a +
+                  "\": give each side its own");
   return r;
 }
 
-void set_compare_handler(int (*run_it)(const CompareRequest&)) { compare_handler = run_it; }
+void set_compare_handler(int (*run_it)(const CompareRequest&)) {
+  compare_handler = run_it;
+}
 
 const Command& compare_command() {
   static const Command c{"compare", "run a scenario on two runtimes side by side, or compare two recordings",

@@ -40,20 +40,24 @@ QStringList runnableRuntimes() {
   return out;
 }
 
-QString letter(int side) { return side == 0 ? QStringLiteral("A") : QStringLiteral("B"); }
+QString letter(int side) {
+  return side == 0 ? QStringLiteral("A") : QStringLiteral("B");
+}
 
 }  // namespace
 
 // -- Session → Compare… --
 
-CompareDialog::CompareDialog(const Workloads& workloads, const QString& scenario, QWidget* parent) : QDialog(parent) {
+CompareDialog::CompareDialog(const Workloads& workloads, const QString& scenario, QWidget* parent)
+    : QDialog(parent) {
   setWindowTitle(QStringLiteral("Compare two runtimes"));
   setObjectName(QStringLiteral("compare-dialog"));
   auto* layout = new QVBoxLayout(this);
-  auto* intro = new QLabel(QStringLiteral("Runs one scenario twice with the same seed, once per side, each recorded "
-                                          "at sampled detail (one message in 100 timed; the counters are exact), then "
-                                          "shows the two side by side."),
-                           this);
+  auto* intro =
+      new QLabel(QStringLiteral("Runs one scenario twice with the same seed, once per side, each recorded "
+                                "at sampled detail (one message in 100 timed; the counters are exact), then "
+                                "shows the two side by side."),
+                 this);
   intro->setWordWrap(true);
   layout->addWidget(intro);
   auto* form = new QFormLayout;
@@ -67,7 +71,8 @@ CompareDialog::CompareDialog(const Workloads& workloads, const QString& scenario
     auto* row = new QHBoxLayout;
     runtime_[static_cast<std::size_t>(side)] = new QComboBox(this);
     runtime_[static_cast<std::size_t>(side)]->addItems(runtimes);
-    runtime_[static_cast<std::size_t>(side)]->setObjectName(QStringLiteral("compare-runtime-%1").arg(letter(side).toLower()));
+    runtime_[static_cast<std::size_t>(side)]->setObjectName(
+        QStringLiteral("compare-runtime-%1").arg(letter(side).toLower()));
     // asio against qt by default: the comparison the product is chosen by.
     const int wanted = runtimes.indexOf(side == 0 ? QStringLiteral("asio") : QStringLiteral("qt"));
     if (wanted >= 0) runtime_[static_cast<std::size_t>(side)]->setCurrentIndex(wanted);
@@ -75,7 +80,8 @@ CompareDialog::CompareDialog(const Workloads& workloads, const QString& scenario
     threads_[static_cast<std::size_t>(side)]->setRange(1, 64);
     threads_[static_cast<std::size_t>(side)]->setValue(2);
     threads_[static_cast<std::size_t>(side)]->setSuffix(QStringLiteral(" threads"));
-    threads_[static_cast<std::size_t>(side)]->setObjectName(QStringLiteral("compare-threads-%1").arg(letter(side).toLower()));
+    threads_[static_cast<std::size_t>(side)]->setObjectName(
+        QStringLiteral("compare-threads-%1").arg(letter(side).toLower()));
     row->addWidget(runtime_[static_cast<std::size_t>(side)]);
     row->addWidget(threads_[static_cast<std::size_t>(side)]);
     form->addRow(QStringLiteral("Side %1:").arg(letter(side)), row);
@@ -86,7 +92,8 @@ CompareDialog::CompareDialog(const Workloads& workloads, const QString& scenario
   seconds_->setValue(5);
   seconds_->setSuffix(QStringLiteral(" s per side"));
   form->addRow(QStringLiteral("Run for:"), seconds_);
-  concurrent_ = new QCheckBox(QStringLiteral("At the same time (both sides then share this machine's cores)"), this);
+  concurrent_ =
+      new QCheckBox(QStringLiteral("At the same time (both sides then share this machine's cores)"), this);
   concurrent_->setObjectName(QStringLiteral("compare-concurrent"));
   form->addRow(QString(), concurrent_);
   keep_ = new QCheckBox(QStringLiteral("Keep the recordings"), this);
@@ -103,8 +110,9 @@ CompareDialog::CompareDialog(const Workloads& workloads, const QString& scenario
     connect(keep_, &QCheckBox::toggled, edit, &QWidget::setEnabled);
     connect(keep_, &QCheckBox::toggled, browse, &QWidget::setEnabled);
     connect(browse, &QPushButton::clicked, this, [this, edit, side] {
-      const QString f = QFileDialog::getSaveFileName(this, QStringLiteral("Record side %1 into").arg(letter(side)),
-                                                     edit->text(), QStringLiteral("Recordings (*.db)"));
+      const QString f =
+          QFileDialog::getSaveFileName(this, QStringLiteral("Record side %1 into").arg(letter(side)),
+                                       edit->text(), QStringLiteral("Recordings (*.db)"));
       if (!f.isEmpty()) edit->setText(f);
     });
     row->addWidget(edit, 1);
@@ -137,11 +145,12 @@ void CompareDialog::accept() {
   if (keep_->isChecked()) {
     for (int side = 0; side < 2; ++side)
       if (files_[static_cast<std::size_t>(side)]->text().trimmed().isEmpty()) {
-        QMessageBox::warning(this, QStringLiteral("Where should side %1 be kept?").arg(letter(side)),
-                             QStringLiteral("Choose a file for side %1's recording, or clear \"Keep the recordings\" "
-                                            "(then both go to temporary files, and the comparison window can still "
-                                            "save them).")
-                                 .arg(letter(side)));
+        QMessageBox::warning(
+            this, QStringLiteral("Where should side %1 be kept?").arg(letter(side)),
+            QStringLiteral("Choose a file for side %1's recording, or clear \"Keep the recordings\" "
+                           "(then both go to temporary files, and the comparison window can still "
+                           "save them).")
+                .arg(letter(side)));
         return;
       }
   }
@@ -167,12 +176,13 @@ CompareRecordingsDialog::CompareRecordingsDialog(QWidget* parent) : QDialog(pare
     files_[static_cast<std::size_t>(side)] = edit;
     sessions_[static_cast<std::size_t>(side)] = sessions;
     connect(browse, &QPushButton::clicked, this, [this, side] {
-      const QString f = QFileDialog::getOpenFileName(this, QStringLiteral("Side %1's recording").arg(letter(side)),
-                                                     files_[static_cast<std::size_t>(side)]->text(),
-                                                     QStringLiteral("Recordings (*.db);;All files (*)"));
+      const QString f = QFileDialog::getOpenFileName(
+          this, QStringLiteral("Side %1's recording").arg(letter(side)),
+          files_[static_cast<std::size_t>(side)]->text(), QStringLiteral("Recordings (*.db);;All files (*)"));
       if (!f.isEmpty()) setFile(side, f);
     });
-    connect(edit, &QLineEdit::editingFinished, this, [this, side] { setFile(side, files_[static_cast<std::size_t>(side)]->text()); });
+    connect(edit, &QLineEdit::editingFinished, this,
+            [this, side] { setFile(side, files_[static_cast<std::size_t>(side)]->text()); });
     row->addWidget(edit, 1);
     row->addWidget(browse);
     row->addWidget(sessions);
@@ -236,7 +246,9 @@ CompareWindow* openCompareWindow(QWidget* parent, const CompareSource& a, const 
   } catch (const RecordingError& e) {
     if (error) *error = QString::fromUtf8(e.what());  // it names the file, what is wrong and what to do
   } catch (const std::exception& e) {
-    if (error) *error = QStringLiteral("Cannot compare \"%1\" with \"%2\": %3").arg(a.file, b.file, QString::fromUtf8(e.what()));
+    if (error)
+      *error = QStringLiteral("Cannot compare \"%1\" with \"%2\": %3")
+                   .arg(a.file, b.file, QString::fromUtf8(e.what()));
   }
   return nullptr;
 }
@@ -253,8 +265,9 @@ void CompareLauncher::start() {
   progress_->setMinimumDuration(0);
   progress_->setAutoClose(false);
   progress_->setAutoReset(false);
-  progress_->setLabelText(QStringLiteral("Starting %1 on %2 and %3…")
-                              .arg(QString::fromStdString(c.scenario), CompareRun::sideName(c, 0), CompareRun::sideName(c, 1)));
+  progress_->setLabelText(
+      QStringLiteral("Starting %1 on %2 and %3…")
+          .arg(QString::fromStdString(c.scenario), CompareRun::sideName(c, 0), CompareRun::sideName(c, 1)));
   connect(progress_, &QProgressDialog::canceled, run_, &CompareRun::cancel);
   // One after the other: A fills the first half of the bar, B the second; at once: the slower.
   auto seen = std::make_shared<std::array<double, 2>>();
@@ -288,7 +301,8 @@ void CompareLauncher::start() {
     CompareWindow* window = openCompareWindow(parentWidget_, {run_->file(0), std::nullopt},
                                               {run_->file(1), std::nullopt}, run_->temporaryDir(), &error);
     if (progress_) progress_->close();
-    if (window) emit opened(window);
+    if (window)
+      emit opened(window);
     else {
       emit failed(error);
       QMessageBox::warning(parentWidget_, QStringLiteral("Could not open the comparison"), error);
@@ -305,12 +319,13 @@ int runCompareCommand(int argc, char** argv, const cli::CompareRequest& request,
     return v != nullptr && *v != '\0';
   };
   if (!set("QT_QPA_PLATFORM") && !set("DISPLAY") && !set("WAYLAND_DISPLAY")) {
-    std::fprintf(stderr,
-                 "actorscope compare: there is no display to show the comparison on (neither DISPLAY nor "
-                 "WAYLAND_DISPLAY is set).\n"
-                 "  - run it under a virtual display: xvfb-run -a actorscope compare ...\n"
-                 "  - or save its views as PNG: actorscope --screenshot DIR --compare asio,qt --scenario NAME\n"
-                 "  - or compare two recordings as text: actorscope diff A.db B.db\n");
+    std::fprintf(
+        stderr,
+        "actorscope compare: there is no display to show the comparison on (neither DISPLAY nor "
+        "WAYLAND_DISPLAY is set).\n"
+        "  - run it under a virtual display: xvfb-run -a actorscope compare ...\n"
+        "  - or save its views as PNG: actorscope --screenshot DIR --compare asio,qt --scenario NAME\n"
+        "  - or compare two recordings as text: actorscope diff A.db B.db\n");
     return 1;
   }
   QApplication app(argc, argv);
@@ -344,7 +359,8 @@ int runCompareCommand(int argc, char** argv, const cli::CompareRequest& request,
     auto* launcher = new CompareLauncher(config, workloads, nullptr);
     int code = 0;
     QObject::connect(launcher, &CompareLauncher::failed, &app, [&code](const QString& message) {
-      if (!message.isEmpty()) std::fprintf(stderr, "actorscope compare: %s\n", message.toLocal8Bit().constData());
+      if (!message.isEmpty())
+        std::fprintf(stderr, "actorscope compare: %s\n", message.toLocal8Bit().constData());
       code = 1;
       QCoreApplication::exit(1);
     });

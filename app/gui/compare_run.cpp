@@ -63,8 +63,8 @@ void validateCompareConfig(const CompareConfig& config, const Workloads& workloa
                            "'s recording) already exists: choose another file, or remove it first");
     }
   }
-  if (!config.sides[0].recordTo.isEmpty() &&
-      QFileInfo(config.sides[0].recordTo).absoluteFilePath() == QFileInfo(config.sides[1].recordTo).absoluteFilePath())
+  if (!config.sides[0].recordTo.isEmpty() && QFileInfo(config.sides[0].recordTo).absoluteFilePath() ==
+                                                 QFileInfo(config.sides[1].recordTo).absoluteFilePath())
     throw CompareError("side A and side B cannot be recorded into the same file \"" +
                        config.sides[0].recordTo.toStdString() + "\": give each its own");
   if (!(config.seconds > 0) || config.seconds > 3600 || !std::isfinite(config.seconds))
@@ -103,7 +103,8 @@ CompareRun::~CompareRun() {
 
 QString CompareRun::sideName(const CompareConfig& config, int side) {
   const CompareSideConfig& s = config.sides.at(static_cast<std::size_t>(side));
-  return QStringLiteral("%1: %2×%3").arg(side == 0 ? QLatin1Char('A') : QLatin1Char('B'))
+  return QStringLiteral("%1: %2×%3")
+      .arg(side == 0 ? QLatin1Char('A') : QLatin1Char('B'))
       .arg(QString::fromStdString(s.runtime))
       .arg(s.threads);
 }
@@ -119,19 +120,21 @@ void CompareRun::start() {
       continue;
     }
     if (!tempDir_) {
-      tempDir_ = std::make_shared<QTemporaryDir>(QDir::tempPath() + QStringLiteral("/actorscope-compare-XXXXXX"));
+      tempDir_ =
+          std::make_shared<QTemporaryDir>(QDir::tempPath() + QStringLiteral("/actorscope-compare-XXXXXX"));
       if (!tempDir_->isValid()) {
         // Reported on the next turn of the event loop, as every other outcome, so that whoever
         // called start() has connected its slots by then.
-        const QString why = QStringLiteral("cannot create a temporary folder for the recordings in %1: %2. Choose "
-                                           "files to record into instead.")
+        const QString why = QStringLiteral(
+                                "cannot create a temporary folder for the recordings in %1: %2. Choose "
+                                "files to record into instead.")
                                 .arg(QDir::tempPath(), tempDir_->errorString());
         QTimer::singleShot(0, this, [this, why] { fail(0, why); });
         return;
       }
     }
-    files_[static_cast<std::size_t>(side)] = tempDir_->filePath(side == 0 ? QStringLiteral("side-a.db")
-                                                                          : QStringLiteral("side-b.db"));
+    files_[static_cast<std::size_t>(side)] =
+        tempDir_->filePath(side == 0 ? QStringLiteral("side-a.db") : QStringLiteral("side-b.db"));
   }
   QTimer::singleShot(0, this, [this] {
     if (cancelled_) return settle();
@@ -170,8 +173,9 @@ bool CompareRun::startSide(int side) {
     workload_.start(*sides_[i]->system, config_.seed);
   } catch (const std::exception& e) {
     // RecordingError names the file and what to do; a scenario that did not start says why.
-    const QString why = sides_[i] ? QStringLiteral("the scenario did not start: %1").arg(QString::fromUtf8(e.what()))
-                                  : QString::fromUtf8(e.what());
+    const QString why =
+        sides_[i] ? QStringLiteral("the scenario did not start: %1").arg(QString::fromUtf8(e.what()))
+                  : QString::fromUtf8(e.what());
     fail(side, why);  // ends this side too, if it got as far as running
     return false;
   }
@@ -239,8 +243,10 @@ void CompareRun::settle() {
   if (!running_) return;
   tick_->stop();
   running_ = false;
-  if (cancelled_) emit cancelled();
-  else emit finished();
+  if (cancelled_)
+    emit cancelled();
+  else
+    emit finished();
 }
 
 }  // namespace actorscope::gui

@@ -60,7 +60,9 @@ QStringList takeCompareScreenshots(const CompareScreenshotOptions& options, cons
   run->start();
   loop.exec();
   if (!failure.isEmpty()) throw ScreenshotError(failure.toStdString());
-  if (!done) throw ScreenshotError("the comparison did not finish within " + std::to_string(deadline.interval() / 1000) + " s");
+  if (!done)
+    throw ScreenshotError("the comparison did not finish within " +
+                          std::to_string(deadline.interval() / 1000) + " s");
 
   QStringList written;
   const QDir dir(options.dir);

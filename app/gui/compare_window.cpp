@@ -37,7 +37,9 @@ namespace actorscope::gui {
 
 namespace {
 
-QString sideLetter(int side) { return side == 0 ? QStringLiteral("A") : QStringLiteral("B"); }
+QString sideLetter(int side) {
+  return side == 0 ? QStringLiteral("A") : QStringLiteral("B");
+}
 
 QString detailText(const SessionInfo& info) {
   switch (info.detail) {
@@ -52,12 +54,14 @@ QString detailText(const SessionInfo& info) {
 }
 
 Duration statsInterval(const SessionInfo& info) {
-  return info.stats_interval > Duration::zero() ? info.stats_interval : Duration(std::chrono::milliseconds(100));
+  return info.stats_interval > Duration::zero() ? info.stats_interval
+                                                : Duration(std::chrono::milliseconds(100));
 }
 
 }  // namespace
 
-CompareWindow::CompareWindow(const CompareSource& a, const CompareSource& b, QWidget* parent) : QMainWindow(parent) {
+CompareWindow::CompareWindow(const CompareSource& a, const CompareSource& b, QWidget* parent)
+    : QMainWindow(parent) {
   setObjectName(QStringLiteral("compare-window"));
   setAttribute(Qt::WA_DeleteOnClose, false);  // the opener owns it (tests, screenshots, the main window)
   openSide(0, a);
@@ -68,7 +72,8 @@ CompareWindow::CompareWindow(const CompareSource& a, const CompareSource& b, QWi
   // Two sessions whose wall-clock spans overlap ran at the same time, on the same machine if they
   // were made by one comparison: each had less of it than it would have had alone.
   auto endOf = [](const SessionInfo& i) { return i.ended_at.value_or(i.updated_at); };
-  concurrent_ = sides_[0].info.started_at < endOf(sides_[1].info) && sides_[1].info.started_at < endOf(sides_[0].info);
+  concurrent_ =
+      sides_[0].info.started_at < endOf(sides_[1].info) && sides_[1].info.started_at < endOf(sides_[0].info);
 
   auto* central = new QWidget(this);
   auto* layout = new QVBoxLayout(central);
@@ -79,24 +84,28 @@ CompareWindow::CompareWindow(const CompareSource& a, const CompareSource& b, QWi
   banner_->setObjectName(QStringLiteral("compare-banner"));
   banner_->setWordWrap(true);
   banner_->setTextFormat(Qt::RichText);
-  QString how = concurrent_
-                    ? QStringLiteral("<b>The two sides ran at the same time</b>: they shared this machine's cores, so "
-                                     "each had less of it than it would have had alone.")
-                    : QStringLiteral("The two sides ran one after the other, so neither took the other's cores.");
+  QString how =
+      concurrent_
+          ? QStringLiteral(
+                "<b>The two sides ran at the same time</b>: they shared this machine's cores, so "
+                "each had less of it than it would have had alone.")
+          : QStringLiteral("The two sides ran one after the other, so neither took the other's cores.");
   QString matched = QStringLiteral("%1 actors matched by path or name; %2 only in A, %3 only in B.")
                         .arg(diff_.rows.size())
                         .arg(diff_.only_a.size())
                         .arg(diff_.only_b.size());
   if (sides_[0].info.scenario != sides_[1].info.scenario)
-    matched += QStringLiteral(" The sessions ran different scenarios (%1 and %2): only the actors whose paths (or "
-                              "registered names) match are compared.")
+    matched += QStringLiteral(
+                   " The sessions ran different scenarios (%1 and %2): only the actors whose paths (or "
+                   "registered names) match are compared.")
                    .arg(QString::fromStdString(sides_[0].info.scenario).toHtmlEscaped(),
                         QString::fromStdString(sides_[1].info.scenario).toHtmlEscaped());
   banner_->setText(how + QStringLiteral(" ") + matched + QStringLiteral(" Read-only recordings."));
   layout->addWidget(banner_);
 
   // Both timelines span the longer run, so that one time since start is at one x on both.
-  span_ = std::max(sides_[0].runEnd - sides_[0].info.start_time, sides_[1].runEnd - sides_[1].info.start_time);
+  span_ =
+      std::max(sides_[0].runEnd - sides_[0].info.start_time, sides_[1].runEnd - sides_[1].info.start_time);
   time_ = computedFor_ = span_;
   auto* headers = new QHBoxLayout;
   for (int side = 0; side < 2; ++side) {
@@ -121,7 +130,8 @@ CompareWindow::CompareWindow(const CompareSource& a, const CompareSource& b, QWi
     s.view = new views::ActorsView(s.selection, nullptr, actors);
     s.view->setObjectName(QStringLiteral("compare-actors-%1").arg(sideLetter(side).toLower()));
     s.view->setState(*s.shown);
-    connect(s.selection, &views::ActorSelection::changed, this, [this, side](ActorId id) { onSelected(side, id); });
+    connect(s.selection, &views::ActorSelection::changed, this,
+            [this, side](ActorId id) { onSelected(side, id); });
   }
   actors->setChildrenCollapsible(false);
 
@@ -148,8 +158,10 @@ CompareWindow::CompareWindow(const CompareSource& a, const CompareSource& b, QWi
   diffTable_->horizontalHeader()->setSortIndicator(-1, Qt::DescendingOrder);
   diffTable_->setSortingEnabled(true);
   diffTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-  diffTable_->horizontalHeader()->setSectionResizeMode(views::DiffTableModel::kActorColumn, QHeaderView::Interactive);
-  diffTable_->setColumnWidth(views::DiffTableModel::kActorColumn, fontMetrics().horizontalAdvance(QLatin1Char('0')) * 28);
+  diffTable_->horizontalHeader()->setSectionResizeMode(views::DiffTableModel::kActorColumn,
+                                                       QHeaderView::Interactive);
+  diffTable_->setColumnWidth(views::DiffTableModel::kActorColumn,
+                             fontMetrics().horizontalAdvance(QLatin1Char('0')) * 28);
   connect(diffTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
           [this, proxy](const QModelIndex& current) {
             if (!current.isValid()) return;
@@ -255,19 +267,22 @@ void CompareWindow::openSide(int side, const CompareSource& source) {
 views::TimelineWidget* CompareWindow::buildTimeline(int side) {
   Side& s = sides_[static_cast<std::size_t>(side)];
   s.timeline = new views::TimelineWidget(this);
-  s.timeline->setObjectName(QStringLiteral("compare-timeline-%1").arg(side == 0 ? QLatin1Char('a') : QLatin1Char('b')));
-  s.timeline->setToolTip(QStringLiteral("Side %1's events over time since its start. Drag the cursor: both actors "
-                                        "tables show their side at that time since start.")
-                             .arg(side == 0 ? QLatin1Char('A') : QLatin1Char('B')));
+  s.timeline->setObjectName(
+      QStringLiteral("compare-timeline-%1").arg(side == 0 ? QLatin1Char('a') : QLatin1Char('b')));
+  s.timeline->setToolTip(
+      QStringLiteral("Side %1's events over time since its start. Drag the cursor: both actors "
+                     "tables show their side at that time since start.")
+          .arg(side == 0 ? QLatin1Char('A') : QLatin1Char('B')));
   s.timeline->setFixedHeight(s.timeline->minimumSizeHint().height());
   s.timeline->setRange(s.info.start_time, s.info.start_time + span_);
   s.timeline->setCursor(s.info.start_time + time_);
   try {
     std::vector<views::TimelineWidget::Marker> markers;
-    for (const TimelineMarker& m : s.reader->markers(s.info.id, s.info.start_time, s.info.start_time + span_)) {
+    for (const TimelineMarker& m :
+         s.reader->markers(s.info.id, s.info.start_time, s.info.start_time + span_)) {
       const auto kind = m.kind == TimelineMarker::Kind::failure ? views::TimelineWidget::Marker::Kind::failure
                         : m.kind == TimelineMarker::Kind::kill  ? views::TimelineWidget::Marker::Kind::kill
-                                                                : views::TimelineWidget::Marker::Kind::restart;
+                                                               : views::TimelineWidget::Marker::Kind::restart;
       markers.push_back({kind, m.time, m.actor, QString::fromStdString(m.label)});
     }
     s.timeline->setMarkers(std::move(markers));
@@ -278,8 +293,8 @@ views::TimelineWidget* CompareWindow::buildTimeline(int side) {
     Side& d = sides_[static_cast<std::size_t>(side)];
     try {
       std::vector<views::TimelineWidget::Bucket> buckets;
-      for (const DensityBucket& b :
-           d.reader->density(d.info.id, d.info.start_time, d.info.start_time + span_, d.timeline->wantedBuckets()))
+      for (const DensityBucket& b : d.reader->density(d.info.id, d.info.start_time, d.info.start_time + span_,
+                                                      d.timeline->wantedBuckets()))
         buckets.push_back({b.from, b.to, b.lifecycle, b.messages, b.failures});
       d.timeline->setDensity(std::move(buckets));
     } catch (const std::exception& e) {
@@ -312,8 +327,9 @@ void CompareWindow::setTimeNow(Duration sinceStart) {
 void CompareWindow::applyTime() {
   const double seconds = std::chrono::duration<double>(time_).count();
   if (timeLabel_)
-    timeLabel_->setText(time_ >= span_ ? QStringLiteral("Tables at the end of the run (%1 s)").arg(seconds, 0, 'f', 2)
-                                       : QStringLiteral("Tables at %1 s since start").arg(seconds, 0, 'f', 2));
+    timeLabel_->setText(time_ >= span_
+                            ? QStringLiteral("Tables at the end of the run (%1 s)").arg(seconds, 0, 'f', 2)
+                            : QStringLiteral("Tables at %1 s since start").arg(seconds, 0, 'f', 2));
   for (Side& s : sides_)
     if (s.timeline) s.timeline->setCursor(s.info.start_time + time_);
   chart(RateChart)->setCursor(time_ >= span_ ? std::nullopt : std::optional<double>(seconds));
@@ -348,16 +364,19 @@ QWidget* CompareWindow::buildHeader(int side) {
   s.header->setTextFormat(Qt::RichText);
   s.header->setWordWrap(true);
   const QColor c = views::compareSideColor(palette(), side);
-  const QString ended = i.ended_cleanly() ? QStringLiteral("ended cleanly")
-                                          : QStringLiteral("<b>did not end cleanly</b> (the recording stopped early)");
+  const QString ended = i.ended_cleanly()
+                            ? QStringLiteral("ended cleanly")
+                            : QStringLiteral("<b>did not end cleanly</b> (the recording stopped early)");
   s.header->setText(
-      QStringLiteral("<span style=\"color:%1; font-size:large\">■</span> <b>Side %2: %3</b> · %4 · session %5<br>"
-                     "scenario <b>%6</b> · %7 · %8 recorded · %9")
+      QStringLiteral(
+          "<span style=\"color:%1; font-size:large\">■</span> <b>Side %2: %3</b> · %4 · session %5<br>"
+          "scenario <b>%6</b> · %7 · %8 recorded · %9")
           .arg(c.name(), sideLetter(side), sideTitle(side).toHtmlEscaped(),
                QFileInfo(s.file).fileName().toHtmlEscaped())
           .arg(i.id)
-          .arg(QString::fromStdString(i.scenario.empty() ? std::string("(none)") : i.scenario).toHtmlEscaped(),
-               detailText(i), views::formatDuration(i.duration()), ended));
+          .arg(
+              QString::fromStdString(i.scenario.empty() ? std::string("(none)") : i.scenario).toHtmlEscaped(),
+              detailText(i), views::formatDuration(i.duration()), ended));
   s.header->setToolTip(s.file);
   return s.header;
 }
@@ -370,7 +389,8 @@ void CompareWindow::buildCharts() {
   layout->setSpacing(2);
   legend_ = new views::CompareLegend(chartsPanel_);
   legend_->setObjectName(QStringLiteral("compare-legend"));
-  legend_->setNames(QStringLiteral("A: %1 (solid)").arg(sideTitle(0)), QStringLiteral("B: %1 (dashed)").arg(sideTitle(1)));
+  legend_->setNames(QStringLiteral("A: %1 (solid)").arg(sideTitle(0)),
+                    QStringLiteral("B: %1 (dashed)").arg(sideTitle(1)));
   timeLabel_ = new QLabel(chartsPanel_);
   timeLabel_->setObjectName(QStringLiteral("compare-time"));
   timeLabel_->setForegroundRole(QPalette::PlaceholderText);
@@ -403,7 +423,8 @@ void CompareWindow::buildCharts() {
     auto* ch = chart(id);
     const bool queue = kind == views::TimeKind::queue;
     ch->setObjectName(queue ? QStringLiteral("compare-queue") : QStringLiteral("compare-handling"));
-    ch->setTitle(queue ? QStringLiteral("Queue time, all actors") : QStringLiteral("Handling time, all actors"));
+    ch->setTitle(queue ? QStringLiteral("Queue time, all actors")
+                       : QStringLiteral("Handling time, all actors"));
     ch->setAxisTitles(queue ? QStringLiteral("time in the mailbox (log scale)")
                             : QStringLiteral("time in the handler (log scale)"),
                       QStringLiteral("% of timed messages"));
@@ -417,7 +438,8 @@ void CompareWindow::buildCharts() {
   }
   auto* mailbox = chart(MailboxChart);
   mailbox->setObjectName(QStringLiteral("compare-mailbox"));
-  mailbox->setAxisTitles(QStringLiteral("time since start (s)"), QStringLiteral("messages queued (peak per poll)"));
+  mailbox->setAxisTitles(QStringLiteral("time since start (s)"),
+                         QStringLiteral("messages queued (peak per poll)"));
   showMailbox(std::nullopt, std::nullopt);
 }
 
@@ -427,10 +449,11 @@ void CompareWindow::buildMenus() {
     QAction* save = file->addAction(QStringLiteral("Save side %1 as…").arg(sideLetter(side)), this,
                                     [this, side] { saveSideFromUser(side); });
     save->setObjectName(QStringLiteral("save-side-%1").arg(sideLetter(side).toLower()));
-    save->setToolTip(isTemporary(side) ? QStringLiteral("Side %1 is in a temporary file, removed when this window "
-                                                        "closes: keep a copy")
-                                                 .arg(sideLetter(side))
-                                       : QStringLiteral("Copy side %1's recording").arg(sideLetter(side)));
+    save->setToolTip(isTemporary(side)
+                         ? QStringLiteral("Side %1 is in a temporary file, removed when this window "
+                                          "closes: keep a copy")
+                               .arg(sideLetter(side))
+                         : QStringLiteral("Copy side %1's recording").arg(sideLetter(side)));
   }
   file->addSeparator();
   file->addAction(QStringLiteral("&Close"), QKeySequence::Close, this, &QWidget::close);
@@ -442,8 +465,8 @@ void CompareWindow::fillWarnings() {
   oneSided_ = views::oneSidedWarnings(views::lint(*sides_[0].shown), pathFn(0), views::lint(*sides_[1].shown),
                                       pathFn(1));
   warnings_->setColumnCount(4);
-  warnings_->setHorizontalHeaderLabels(
-      {QStringLiteral("Only on"), QStringLiteral("Warning"), QStringLiteral("Actor"), QStringLiteral("What it says")});
+  warnings_->setHorizontalHeaderLabels({QStringLiteral("Only on"), QStringLiteral("Warning"),
+                                        QStringLiteral("Actor"), QStringLiteral("What it says")});
   warnings_->setRowCount(static_cast<int>(oneSided_.size()));
   warnings_->verticalHeader()->hide();
   warnings_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -456,15 +479,18 @@ void CompareWindow::fillWarnings() {
     side->setForeground(views::compareSideColor(palette(), w.side));
     warnings_->setItem(row, 0, side);
     warnings_->setItem(row, 1, new QTableWidgetItem(QString::fromUtf8(views::warningTitle(w.warning.kind))));
-    warnings_->setItem(row, 2, new QTableWidgetItem(w.path.empty() ? QStringLiteral("(system)")
-                                                                   : QString::fromStdString(w.path)));
+    warnings_->setItem(
+        row, 2,
+        new QTableWidgetItem(w.path.empty() ? QStringLiteral("(system)") : QString::fromStdString(w.path)));
     warnings_->setItem(row, 3, new QTableWidgetItem(QString::fromStdString(w.warning.summary)));
   }
   warnings_->resizeColumnsToContents();
-  tabs_->setTabText(tabs_->indexOf(warnings_), QStringLiteral("Warnings on one side only (%1)").arg(oneSided_.size()));
+  tabs_->setTabText(tabs_->indexOf(warnings_),
+                    QStringLiteral("Warnings on one side only (%1)").arg(oneSided_.size()));
   if (oneSided_.empty()) {
     warnings_->setRowCount(1);
-    auto* none = new QTableWidgetItem(QStringLiteral("none: every warning at the end of a run was raised on both sides"));
+    auto* none = new QTableWidgetItem(
+        QStringLiteral("none: every warning at the end of a run was raised on both sides"));
     warnings_->setItem(0, 1, none);
     warnings_->setSpan(0, 1, 1, 3);
   }
@@ -512,8 +538,8 @@ void CompareWindow::onSelected(int side, ActorId id) {
   selection(other)->select(otherId);  // none: the actor exists on this side only
   syncing_ = false;
   if (slot && !otherSlot)
-    statusBar()->showMessage(QStringLiteral("%1 exists on side %2 only").arg(QString::fromStdString(s.diff.actors[*slot].path),
-                                                                             sideLetter(side)));
+    statusBar()->showMessage(QStringLiteral("%1 exists on side %2 only")
+                                 .arg(QString::fromStdString(s.diff.actors[*slot].path), sideLetter(side)));
   else
     statusBar()->clearMessage();
   showMailbox(side == 0 ? slot : otherSlot, side == 0 ? otherSlot : slot);
@@ -535,8 +561,9 @@ void CompareWindow::showMailbox(std::optional<std::size_t> slotA, std::optional<
     const std::set<ActorId> incarnations(picked.incarnations.begin(), picked.incarnations.end());
     mailbox->setSeries(side, views::mailboxSeries(s.samples, incarnations, s.info.start_time));
   }
-  mailbox->setTitle(path.isEmpty() ? QStringLiteral("Mailbox depth of the selected actor")
-                                   : QStringLiteral("Mailbox depth: %1").arg(path.section(QLatin1Char('/'), -2)));
+  mailbox->setTitle(path.isEmpty()
+                        ? QStringLiteral("Mailbox depth of the selected actor")
+                        : QStringLiteral("Mailbox depth: %1").arg(path.section(QLatin1Char('/'), -2)));
   mailbox->setToolTip(path);
   mailbox->setEmptyText(path.isEmpty() ? QStringLiteral("pick an actor in either table")
                                        : QStringLiteral("no statistics polled for it"));
@@ -545,22 +572,26 @@ void CompareWindow::showMailbox(std::optional<std::size_t> slotA, std::optional<
 QString CompareWindow::saveSide(int side, const QString& to) {
   const QString from = sides_.at(static_cast<std::size_t>(side)).file;
   if (QFileInfo::exists(to))
-    return QStringLiteral("\"%1\" already exists: choose another name (a recording is never overwritten).").arg(to);
+    return QStringLiteral("\"%1\" already exists: choose another name (a recording is never overwritten).")
+        .arg(to);
   QFile source(from);
   if (!source.copy(to))
-    return QStringLiteral("Could not copy side %1's recording to \"%2\": %3").arg(sideLetter(side), to, source.errorString());
+    return QStringLiteral("Could not copy side %1's recording to \"%2\": %3")
+        .arg(sideLetter(side), to, source.errorString());
   return {};
 }
 
 void CompareWindow::saveSideFromUser(int side) {
-  const QString to = QFileDialog::getSaveFileName(this, QStringLiteral("Save side %1 as").arg(sideLetter(side)),
-                                                  QStringLiteral("side-%1.db").arg(sideLetter(side).toLower()),
-                                                  QStringLiteral("Recordings (*.db)"), nullptr,
-                                                  QFileDialog::DontConfirmOverwrite);
+  const QString to = QFileDialog::getSaveFileName(
+      this, QStringLiteral("Save side %1 as").arg(sideLetter(side)),
+      QStringLiteral("side-%1.db").arg(sideLetter(side).toLower()), QStringLiteral("Recordings (*.db)"),
+      nullptr, QFileDialog::DontConfirmOverwrite);
   if (to.isEmpty()) return;
   const QString error = saveSide(side, to);
-  if (!error.isEmpty()) QMessageBox::warning(this, QStringLiteral("Could not save"), error);
-  else statusBar()->showMessage(QStringLiteral("Side %1 saved as %2").arg(sideLetter(side), to), 6000);
+  if (!error.isEmpty())
+    QMessageBox::warning(this, QStringLiteral("Could not save"), error);
+  else
+    statusBar()->showMessage(QStringLiteral("Side %1 saved as %2").arg(sideLetter(side), to), 6000);
 }
 
 }  // namespace actorscope::gui

@@ -18,9 +18,9 @@
 // "The end of its run": a recording ends with the System's shutdown, which stops every actor; a
 // table of stopped actors would show no mailbox, no rate and no warning. So the tables and the
 // warnings use the state just before the shutdown began (the first root that stopped for "system
-// shutdown", System::shutdown's reason, or a child it killed as it exited), or the session's end when nothing was
-// shut down. The difference table and the latency charts use each side's final state, whose
-// counters and histograms are complete.
+// shutdown", System::shutdown's reason, or a child it killed as it exited), or the session's end when nothing
+// was shut down. The difference table and the latency charts use each side's final state, whose counters and
+// histograms are complete.
 #pragma once
 
 #include "common/actor_selection.hpp"
@@ -78,7 +78,9 @@ class CompareWindow : public QMainWindow {
   enum Chart { RateChart, QueueChart, HandlingChart, MailboxChart, ChartCount };
   views::OverlayChart* chart(Chart c) const { return charts_.at(static_cast<std::size_t>(c)); }
   views::ActorsView* actorsView(int side) const { return sides_.at(static_cast<std::size_t>(side)).view; }
-  views::ActorSelection* selection(int side) const { return sides_.at(static_cast<std::size_t>(side)).selection; }
+  views::ActorSelection* selection(int side) const {
+    return sides_.at(static_cast<std::size_t>(side)).selection;
+  }
   views::DiffTableModel* diffModel() const noexcept { return diffModel_; }
   QTableView* diffTable() const noexcept { return diffTable_; }
   QTableWidget* warningsTable() const noexcept { return warnings_; }
@@ -86,10 +88,14 @@ class CompareWindow : public QMainWindow {
   QWidget* chartsPanel() const noexcept { return chartsPanel_; }
   QWidget* actorsPanel() const noexcept { return actorsPanel_; }
   /// Side `side`'s timeline: its events over the longer run's span, and the shared cursor.
-  views::TimelineWidget* timeline(int side) const { return sides_.at(static_cast<std::size_t>(side)).timeline; }
+  views::TimelineWidget* timeline(int side) const {
+    return sides_.at(static_cast<std::size_t>(side)).timeline;
+  }
   const std::vector<views::OneSidedWarning>& oneSided() const noexcept { return oneSided_; }
   /// The state the side's table shows (see the header comment), and its session.
-  const observe::SystemState& shownState(int side) const { return *sides_.at(static_cast<std::size_t>(side)).shown; }
+  const observe::SystemState& shownState(int side) const {
+    return *sides_.at(static_cast<std::size_t>(side)).shown;
+  }
   const SessionInfo& info(int side) const { return sides_.at(static_cast<std::size_t>(side)).info; }
   const QString& file(int side) const { return sides_.at(static_cast<std::size_t>(side)).file; }
   /// The actor's path on its side ("" when the session never saw it).

@@ -15,8 +15,8 @@
 #include "gui/builtin_workloads.hpp"
 #include "gui/compare_dialogs.hpp"
 #include "gui/compare_run.hpp"
-#include "gui/main_window.hpp"
 #include "gui/compare_window.hpp"
+#include "gui/main_window.hpp"
 
 #include "cli/args.hpp"
 #include "cli/compare_command.hpp"
@@ -28,16 +28,16 @@
 #include "warnings/warning_rules.hpp"
 
 #include <QAction>
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QLineEdit>
-#include <QSpinBox>
-#include <QApplication>
-#include <QPointer>
 #include <QFile>
 #include <QLabel>
+#include <QLineEdit>
+#include <QPointer>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -81,7 +81,8 @@ QByteArray hashOf(const QString& file) {
   return QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256);
 }
 
-gui::CompareConfig pipeline(const std::string& a, unsigned ta, const std::string& b, unsigned tb, bool concurrent) {
+gui::CompareConfig pipeline(const std::string& a, unsigned ta, const std::string& b, unsigned tb,
+                            bool concurrent) {
   gui::CompareConfig c;
   c.scenario = "pipeline";
   c.sides[0].runtime = a;
@@ -124,8 +125,9 @@ class TestCompare : public QObject {
     };
     auto c = pipeline("tokio", 2, "qt", 2, false);
     QString why = refusal(c);
-    QVERIFY2(why.contains("\"tokio\"") && why.contains("asio") && why.contains("qt") && why.contains("side A"),
-             qPrintable(why));
+    QVERIFY2(
+        why.contains("\"tokio\"") && why.contains("asio") && why.contains("qt") && why.contains("side A"),
+        qPrintable(why));
     c = pipeline("asio", 2, "manual", 2, false);
     why = refusal(c);
     QVERIFY2(why.contains("side B") && why.contains("manual") && why.contains("steps it"), qPrintable(why));
@@ -135,7 +137,8 @@ class TestCompare : public QObject {
     c = pipeline("asio", 2, "qt", 2, false);
     c.scenario = "nope";
     why = refusal(c);
-    QVERIFY2(why.contains("\"nope\"") && why.contains("pipeline") && why.contains("supervision"), qPrintable(why));
+    QVERIFY2(why.contains("\"nope\"") && why.contains("pipeline") && why.contains("supervision"),
+             qPrintable(why));
     c = pipeline("asio", 2, "qt", 2, false);
     c.sides[0].recordTo = once_;  // exists
     why = refusal(c);
@@ -171,12 +174,15 @@ class TestCompare : public QObject {
     gui::CompareConfig config = pipeline(a.toStdString(), static_cast<unsigned>(ta), b.toStdString(),
                                          static_cast<unsigned>(tb), concurrent);
     // Side A is kept where the user asked; side B goes to a temporary file.
-    const QString keptA = dir_.filePath(QStringLiteral("kept-%1.db").arg(QTest::currentDataTag()).replace("×", "x").replace(' ', '-'));
+    const QString keptA = dir_.filePath(
+        QStringLiteral("kept-%1.db").arg(QTest::currentDataTag()).replace("×", "x").replace(' ', '-'));
     config.sides[0].recordTo = keptA;
     gui::CompareRun run(config, workloads);
     QStringList order;
-    connect(&run, &gui::CompareRun::sideStarted, this, [&](int s) { order << QStringLiteral("start %1").arg(s); });
-    connect(&run, &gui::CompareRun::sideFinished, this, [&](int s) { order << QStringLiteral("end %1").arg(s); });
+    connect(&run, &gui::CompareRun::sideStarted, this,
+            [&](int s) { order << QStringLiteral("start %1").arg(s); });
+    connect(&run, &gui::CompareRun::sideFinished, this,
+            [&](int s) { order << QStringLiteral("end %1").arg(s); });
     QSignalSpy progress(&run, &gui::CompareRun::sideProgress);
     QSignalSpy failed(&run, &gui::CompareRun::sideFailed);
     QSignalSpy finished(&run, &gui::CompareRun::finished);
@@ -232,7 +238,8 @@ class TestCompare : public QObject {
     gui::MainWindow main(gui::builtinWorkloads(), {.useSettings = false});
     QVERIFY(main.findChild<QAction*>("compare") != nullptr);             // Session → Compare…
     QVERIFY(main.findChild<QAction*>("compare-recordings") != nullptr);  // File → Compare Recordings…
-    auto* launcher = new gui::CompareLauncher(pipeline("asio", 1, "qt", 1, false), gui::builtinWorkloads(), &main);
+    auto* launcher =
+        new gui::CompareLauncher(pipeline("asio", 1, "qt", 1, false), gui::builtinWorkloads(), &main);
     QSignalSpy opened(launcher, &gui::CompareLauncher::opened);
     QSignalSpy failed(launcher, &gui::CompareLauncher::failed);
     launcher->start();
@@ -387,9 +394,7 @@ class TestCompare : public QObject {
   void a_bad_file_on_either_side_is_named() {
     const QString missing = dir_.filePath("missing.db");
     const QString text = dir_.filePath("notes.db");
-    {
-      std::ofstream(text.toStdString()) << "not a database, just notes\n";
-    }
+    { std::ofstream(text.toStdString()) << "not a database, just notes\n"; }
     for (const auto& [a, b, named] : {std::tuple{missing, once_, missing}, std::tuple{once_, text, text}}) {
       const auto error = error_of([&] { gui::CompareWindow w({a, std::nullopt}, {b, std::nullopt}); });
       QVERIFY(error.has_value());
@@ -430,8 +435,8 @@ class TestCompare : public QObject {
     QVERIFY2(why.contains("--session goes with two recordings"), qPrintable(why));
 
     // What parses: both forms.
-    const auto run = cli::parse_compare({"--scenario", "pipeline", "--runtime", "asio,asio", "--threads", "1,2",
-                                         "--seconds", "1.5", "--concurrent"});
+    const auto run = cli::parse_compare({"--scenario", "pipeline", "--runtime", "asio,asio", "--threads",
+                                         "1,2", "--seconds", "1.5", "--concurrent"});
     QCOMPARE(run.runtime_a, std::string("asio"));
     QCOMPARE(run.threads_a, 1u);
     QCOMPARE(run.threads_b, 2u);

@@ -20,7 +20,8 @@ namespace views = actorscope::views;
 
 namespace {
 
-obs::StatsSample sample(as::TimePoint end, std::uint64_t pid, std::uint64_t handled, std::uint64_t mailboxMax = 0) {
+obs::StatsSample sample(as::TimePoint end, std::uint64_t pid, std::uint64_t handled,
+                        std::uint64_t mailboxMax = 0) {
   obs::StatsSample s;
   s.end = end;
   s.actor = id(pid);
@@ -47,8 +48,8 @@ class TestCompareSeries : public QObject {
     // Two actors polled every 100 ms; nothing polled in the third bin (a stall).
     const std::vector<obs::StatsSample> samples{
         sample(start + 100ms, 1, 30), sample(start + 100ms, 2, 20),  // bin 1: 50 in 0.1 s
-        sample(start + 200ms, 1, 10),                                 // bin 2: 10
-        sample(start + 400ms, 2, 5),  sample(start + 350ms, 1, 5),    // bin 4: 10 (any order)
+        sample(start + 200ms, 1, 10),                                // bin 2: 10
+        sample(start + 400ms, 2, 5),  sample(start + 350ms, 1, 5),   // bin 4: 10 (any order)
     };
     const auto points = views::handledRateSeries(samples, start, 100ms);
     QCOMPARE(points.size(), std::size_t(4));
@@ -69,7 +70,7 @@ class TestCompareSeries : public QObject {
     const as::TimePoint start(std::chrono::seconds(50));
     const std::vector<obs::StatsSample> samples{
         sample(start + 100ms, 1, 0, 7),  sample(start + 100ms, 2, 0, 99),  // 2 is another actor
-        sample(start + 200ms, 1, 0, 12), sample(start + 200ms, 3, 0, 4),  // 3: 1's replacement
+        sample(start + 200ms, 1, 0, 12), sample(start + 200ms, 3, 0, 4),   // 3: 1's replacement
         sample(start + 300ms, 3, 0, 2),
     };
     const auto points = views::mailboxSeries(samples, {id(1), id(3)}, start);
@@ -104,18 +105,24 @@ class TestCompareSeries : public QObject {
         if (p.x() > us / 1.5 && p.x() < us * 1.5) return p.y();
       return -1.0;
     };
-    QVERIFY2(std::abs(shareNear(20 * 1.06) - 200.0 / 3) < 1e-9 || std::abs(shareNear(20 / 1.06) - 200.0 / 3) < 1e-9,
+    QVERIFY2(std::abs(shareNear(20 * 1.06) - 200.0 / 3) < 1e-9 ||
+                 std::abs(shareNear(20 / 1.06) - 200.0 / 3) < 1e-9,
              "two thirds near 20 µs");
     QCOMPARE(std::count_if(shares.begin(), shares.end(), [](const QPointF& p) { return p.y() == 0; }),
              std::ptrdiff_t(shares.size() - 2));
-    QVERIFY(std::is_sorted(shares.begin(), shares.end(), [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); }));
+    QVERIFY(std::is_sorted(shares.begin(), shares.end(),
+                           [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); }));
     QVERIFY(views::histogramShares({}).empty());
   }
 
   void warnings_are_one_sided_by_kind_and_path_never_by_id() {
     // The same actor has id 5 on A and id 8 on B; id 5 on B is another actor.
-    auto pathA = [](as::ActorId a) -> std::string { return a == id(5) ? "root/worker" : a == id(6) ? "root" : ""; };
-    auto pathB = [](as::ActorId a) -> std::string { return a == id(8) ? "root/worker" : a == id(5) ? "root/other" : ""; };
+    auto pathA = [](as::ActorId a) -> std::string {
+      return a == id(5) ? "root/worker" : a == id(6) ? "root" : "";
+    };
+    auto pathB = [](as::ActorId a) -> std::string {
+      return a == id(8) ? "root/worker" : a == id(5) ? "root/other" : "";
+    };
     const std::vector<views::Warning> a{
         warning(views::WarningKind::growing_mailbox, id(5)),  // also on B (id 8): not listed
         warning(views::WarningKind::restart_storm, id(6)),    // A only

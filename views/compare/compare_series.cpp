@@ -40,8 +40,8 @@ std::vector<QPointF> handledRateSeries(const std::vector<observe::StatsSample>& 
   return points;
 }
 
-std::vector<QPointF> mailboxSeries(const std::vector<observe::StatsSample>& samples, const std::set<ActorId>& actors,
-                                   TimePoint start) {
+std::vector<QPointF> mailboxSeries(const std::vector<observe::StatsSample>& samples,
+                                   const std::set<ActorId>& actors, TimePoint start) {
   std::map<TimePoint, std::uint64_t> depth;
   for (const observe::StatsSample& s : samples) {
     if (!actors.contains(s.actor)) continue;
@@ -56,7 +56,8 @@ std::vector<QPointF> mailboxSeries(const std::vector<observe::StatsSample>& samp
 
 observe::LogHistogram totalHistogram(const observe::SystemState& state, TimeKind kind) {
   observe::LogHistogram total;
-  for (const auto& [id, a] : state.actors()) total.merge(kind == TimeKind::queue ? a.queue_ns : a.handling_ns);
+  for (const auto& [id, a] : state.actors())
+    total.merge(kind == TimeKind::queue ? a.queue_ns : a.handling_ns);
   return total;
 }
 
@@ -78,7 +79,8 @@ std::vector<QPointF> histogramShares(const observe::LogHistogram& histogram) {
     const auto it = octaves.find(o);
     // The octave [2^o, 2^(o+1)) ns; its geometric middle, in µs.
     const double middleUs = std::ldexp(std::sqrt(2.0), o) / 1000.0;
-    points.emplace_back(middleUs, it == octaves.end() ? 0.0 : 100.0 * static_cast<double>(it->second) / total);
+    points.emplace_back(middleUs,
+                        it == octaves.end() ? 0.0 : 100.0 * static_cast<double>(it->second) / total);
   }
   return points;
 }

@@ -31,8 +31,8 @@ std::vector<QPointF> handledRateSeries(const std::vector<observe::StatsSample>& 
 /// (StatsSample::mailbox_max), in time order. Incarnations never overlap in time, so one point per
 /// sample time suffices; two samples at one time (an incarnation ending as the next one begins)
 /// keep the larger depth.
-std::vector<QPointF> mailboxSeries(const std::vector<observe::StatsSample>& samples, const std::set<ActorId>& actors,
-                                   TimePoint start);
+std::vector<QPointF> mailboxSeries(const std::vector<observe::StatsSample>& samples,
+                                   const std::set<ActorId>& actors, TimePoint start);
 
 enum class TimeKind { queue, handling };
 /// The queue-time or handling-time histogram of a whole side: every actor's in `state`, merged.
@@ -47,7 +47,7 @@ std::vector<QPointF> histogramShares(const observe::LogHistogram& histogram);
 /// of the actor they are about (never by id, which differs from run to run); a system-wide warning
 /// (no actor) by its kind alone.
 struct OneSidedWarning {
-  int side = 0;      ///< 0: A only, 1: B only
+  int side = 0;  ///< 0: A only, 1: B only
   Warning warning;
   std::string path;  ///< the actor's path on its side ("" for a system-wide warning)
 };

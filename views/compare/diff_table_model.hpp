@@ -1,7 +1,8 @@
 // DiffTableModel: the per-actor difference table of two sessions (storage's RecordingDiff), for the
-// compare window to come: one row per matched actor, in the diff's order (the largest difference
-// first), then one row per actor found on one side only; for each DiffColumn three columns, side
-// A, side B and the ratio B/A, written as `actorscope diff` writes them ("new", "gone", "—").
+// compare window (app/gui/compare_window): one row per matched actor, in the diff's order (the
+// largest difference first), then one row per actor found on one side only; for each DiffColumn
+// three columns, side A, side B and the ratio B/A, written as `actorscope diff` writes them ("new",
+// "gone", "—").
 #pragma once
 
 #include <actorscope/storage/recording_diff.hpp>

@@ -135,7 +135,8 @@ void OverlayChart::paintEvent(QPaintEvent*) {
   const double yTop = std::ceil(yMax / yStep) * yStep;
 
   int labelWidth = 0;
-  for (double v = 0; v <= yTop + yStep / 2; v += yStep) labelWidth = std::max(labelWidth, fm.horizontalAdvance(compact(v)));
+  for (double v = 0; v <= yTop + yStep / 2; v += yStep)
+    labelWidth = std::max(labelWidth, fm.horizontalAdvance(compact(v)));
   const QRect plot(labelWidth + 12, 2 + 2 * line + 4, width() - labelWidth - 12 - 10,
                    height() - (2 + 2 * line + 4) - 2 * line - 6);
   if (plot.width() < 20 || plot.height() < 20) return;
@@ -153,7 +154,8 @@ void OverlayChart::paintEvent(QPaintEvent*) {
     p.setPen(QPen(grid, 1));
     p.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
     p.setPen(muted);
-    p.drawText(QRectF(0, y - line / 2.0, labelWidth + 6, line), Qt::AlignRight | Qt::AlignVCenter, compact(v));
+    p.drawText(QRectF(0, y - line / 2.0, labelWidth + 6, line), Qt::AlignRight | Qt::AlignVCenter,
+               compact(v));
   }
   const double tickTop = plot.bottom() + 2;
   // A tick label centred under its tick, moved inwards where it would leave the widget.
@@ -257,7 +259,8 @@ void CompareLegend::paintEvent(QPaintEvent*) {
     p.setFont(bold);
     p.setPen(palette().color(QPalette::WindowText));
     const QString label = names_[static_cast<std::size_t>(side)];
-    p.drawText(QRect(x, 0, fm.horizontalAdvance(label) + 20, height()), Qt::AlignLeft | Qt::AlignVCenter, label);
+    p.drawText(QRect(x, 0, fm.horizontalAdvance(label) + 20, height()), Qt::AlignLeft | Qt::AlignVCenter,
+               label);
     x += QFontMetrics(bold).horizontalAdvance(label) + 28;
   }
 }
