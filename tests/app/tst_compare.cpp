@@ -55,8 +55,10 @@ constexpr int kRunDeadline = 120000;  // ms: two short sides on a loaded 2-core 
 /// "root" with four named workers; worker-1 does the most work, then fails `crashes` times, replaced
 /// under root after each failure. With `pad`, an unrelated actor is spawned first, so that every
 /// actor of the team has another id than in a recording without it.
-void record_team(const std::filesystem::path& file, int crashes, bool pad = false) {
-  as::Recorder rec(file, {.detail = as::Detail::full, .stats_interval = 5ms, .keyframe_every = 200});
+void record_team(const std::filesystem::path& file, int crashes, bool pad = false, bool append = false) {
+  as::RecorderOptions options{.detail = as::Detail::full, .stats_interval = 5ms, .keyframe_every = 200};
+  if (append) options.if_exists = as::RecorderOptions::IfExists::append;
+  as::Recorder rec(file, options);
   as::System sys{as::make_runtime("asio", {.threads = 2})};
   sys.attach(rec);
   std::optional<as::ActorRef<int>> padding;
@@ -284,6 +286,31 @@ class TestCompare : public QObject {
     QVERIFY(c.concurrent);
     QCOMPARE(c.sides[0].recordTo, dir_.filePath("a.db"));
     QCOMPARE(c.sides[1].recordTo, dir_.filePath("b.db"));
+  }
+
+  void compare_recordings_offers_the_sessions_of_a_file_that_holds_several() {
+    const QString both = dir_.filePath("both.db");
+    QVERIFY(QFile::copy(once_, both));
+    record_team(both.toStdString(), 3, false, /*append=*/true);  // session 2
+    QVERIFY(!QTest::currentTestFailed());
+    gui::CompareRecordingsDialog dialog;
+    dialog.setFile(0, both);
+    dialog.setFile(1, once_);
+    auto* sessionsA = dialog.findChild<QComboBox*>("compare-session-a");
+    auto* sessionsB = dialog.findChild<QComboBox*>("compare-session-b");
+    QCOMPARE(sessionsA->count(), 2);
+    QVERIFY(sessionsA->isEnabled());  // a choice to make
+    QCOMPARE(sessionsB->count(), 1);
+    QVERIFY(!sessionsB->isEnabled());  // nothing to choose
+    auto sources = dialog.sources();
+    QCOMPARE(sources[0].session, std::optional<std::int64_t>(2));  // the last, as `actorscope diff` takes
+    sessionsA->setCurrentIndex(0);
+    sources = dialog.sources();
+    QCOMPARE(sources[0].file, both);
+    QCOMPARE(sources[0].session, std::optional<std::int64_t>(1));
+    // Session 1 of both.db is once.db's session: compared with once.db, no differences.
+    gui::CompareWindow window(sources[0], sources[1]);
+    QCOMPARE(window.diffModel()->diff().differing(), std::size_t(0));
   }
 
   void a_cancelled_comparison_closes_its_recording_and_starts_no_more() {
