@@ -261,7 +261,9 @@ void CompareWindow::openSide(int side, const CompareSource& source) {
   end = std::max(end - Duration(1), s.info.start_time);
   s.runEnd = end;
   s.shown = std::make_unique<observe::SystemState>(s.reader->state_at(id, end));
-  s.samples = s.reader->stats(id);
+  // The charts over time end where the run did: the polls of the shutdown (the last of which
+  // counts whatever was handled while the actors stopped) would end every line in a spike.
+  s.samples = s.reader->stats(id, s.info.start_time, s.runEnd + Duration(1));
 }
 
 views::TimelineWidget* CompareWindow::buildTimeline(int side) {

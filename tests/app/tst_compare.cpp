@@ -233,6 +233,12 @@ class TestCompare : public QObject {
     QVERIFY(!window.chart(gui::CompareWindow::RateChart)->series(1).empty());
     QVERIFY(!window.chart(gui::CompareWindow::QueueChart)->series(0).empty());
     QVERIFY(!window.chart(gui::CompareWindow::HandlingChart)->series(1).empty());
+    // The mailbox chart follows the selection, with a line for each side.
+    window.selection(1)->select(window.actorAt(1, "pipeline/enrich"));
+    QCOMPARE(window.selection(0)->current(), window.actorAt(0, "pipeline/enrich"));
+    QCOMPARE(window.chart(gui::CompareWindow::MailboxChart)->toolTip(), QStringLiteral("pipeline/enrich"));
+    QVERIFY(!window.chart(gui::CompareWindow::MailboxChart)->series(0).empty());
+    QVERIFY(!window.chart(gui::CompareWindow::MailboxChart)->series(1).empty());
     QFile::remove(keptA);
   }
 
@@ -362,9 +368,8 @@ class TestCompare : public QObject {
       QCOMPARE(window.selection(1)->current(), window.actorAt(1, "pad"));
       QVERIFY(!window.selection(0)->current().is_valid());
       // The mailbox chart follows the selection.
-      window.selection(0)->select(window.actorAt(0, "root/worker-1"));
-      QVERIFY(!window.chart(gui::CompareWindow::MailboxChart)->series(0).empty());
-      QVERIFY(!window.chart(gui::CompareWindow::MailboxChart)->series(1).empty());
+      window.selection(0)->select(window.actorAt(0, "root/worker-2"));
+      QCOMPARE(window.chart(gui::CompareWindow::MailboxChart)->toolTip(), QStringLiteral("root/worker-2"));
 
       // The restart storm at root happened on B only, and is listed as such.
       bool storm = false;

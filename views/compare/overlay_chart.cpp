@@ -137,8 +137,9 @@ void OverlayChart::paintEvent(QPaintEvent*) {
   int labelWidth = 0;
   for (double v = 0; v <= yTop + yStep / 2; v += yStep)
     labelWidth = std::max(labelWidth, fm.horizontalAdvance(compact(v)));
-  const QRect plot(labelWidth + 12, 2 + 2 * line + 4, width() - labelWidth - 12 - 10,
-                   height() - (2 + 2 * line + 4) - 2 * line - 6);
+  // Half a line below the y title, so that the top tick's label (centred on its line) stays clear of it.
+  const int top = 2 + 2 * line + line / 2 + 2;
+  const QRect plot(labelWidth + 12, top, width() - labelWidth - 12 - 10, height() - top - 2 * line - 6);
   if (plot.width() < 20 || plot.height() < 20) return;
 
   auto xPos = [&](double x) {
