@@ -284,6 +284,162 @@ const char* sample_columns(int format) {
 
 }  // namespace
 
+namespace {
+
+/// Folds onto `feed`, whose state is at `point`, the items after `point` whose time is at or
+/// before `t_ns`, in recording order (a poll right after the event of its after_seq), streamed:
+/// three cursors, nothing loaded whole. `to_seq` is the last event at or before t. With
+/// `prefix_only`, stops where the next item in that order is after t (see SessionReader::FoldPoint)
+/// and moves `point` there; returns whether nothing at or before t was left. Without, folds them
+/// all (the state is then state_at(t), and `point` means nothing any more) and returns true.
+bool fold_items(Database& db, int format, std::int64_t session, observe::StateFeed& feed,
+                SessionReader::FoldPoint& point, std::int64_t t_ns, std::uint64_t to_seq, bool prefix_only) {
+  std::uint64_t dropped_total = feed.state().dropped();
+  std::int64_t reach_ns = observe::to_ns(point.reach);
+
+  Statement ev = db.prepare(std::string("SELECT ") + storage::event_columns(format) +
+                            " FROM events WHERE session_id = ? AND seq > ? AND seq <= ? ORDER BY seq");
+  ev.bind(1, session);
+  ev.bind(2, static_cast<std::int64_t>(point.seq));
+  ev.bind(3, static_cast<std::int64_t>(to_seq));
+  bool ev_more = to_seq > point.seq && ev.step();
+  // Feeds the events up to `seq` (in batches, folding as it goes, so that memory stays flat).
+  std::vector<observe::Event> batch;
+  auto events_through = [&](std::uint64_t seq) {
+    while (ev_more) {
+      observe::Event e = storage::read_event(ev);
+      if (e.seq > seq) return;
+      reach_ns = std::max(reach_ns, observe::to_ns(e.time));
+      batch.push_back(std::move(e));
+      if (batch.size() == 4096) {
+        feed.push_events(batch);
+        feed.fold();
+      }
+      ev_more = ev.step();
+    }
+  };
+  auto place = [&](std::uint64_t seq, std::uint64_t poll) {
+    point.seq = std::max(point.seq, seq);
+    point.poll = poll;
+    point.reach = observe::time_from_ns(reach_ns);
+  };
+
+  Statement p = db.prepare(
+      "SELECT poll, after_seq, dropped, t_ns FROM stats_polls WHERE session_id = ? AND poll > ? AND t_ns <= ? "
+      "ORDER BY poll");
+  p.bind(1, session);
+  p.bind(2, static_cast<std::int64_t>(point.poll));
+  p.bind(3, t_ns);
+  Statement b;  // the polls' buckets, in poll order: prepared at the first poll
+  bool b_started = false, b_more = false;
+  std::uint64_t last_poll = point.poll;
+  while (p.step()) {
+    const auto number = static_cast<std::uint64_t>(p.int64(0));
+    const auto after_seq = static_cast<std::uint64_t>(p.int64(1));
+    if (prefix_only && after_seq > to_seq) {
+      // This poll follows an event after t: the place ends at the last event at or before t, and
+      // this poll and the ones after it are the rest.
+      events_through(to_seq);
+      feed.push_events(batch);
+      feed.fold();
+      place(to_seq, last_poll);
+      // Folding a poll applies its samples, counts its drops and moves the state's clock to its
+      // time, nothing else: when the rest carries no samples and no drops and is no later than the
+      // state's clock (a system with nothing to count), it would change nothing, and the state is
+      // state_at(t) as it is. (The polls are still after the place: advance folds them there.)
+      Statement rest = db.prepare(
+          "SELECT max(poll), coalesce(sum(dropped), 0), max(t_ns) FROM stats_polls WHERE session_id = ? AND "
+          "poll >= ? AND t_ns <= ?");
+      rest.bind(1, session);
+      rest.bind(2, static_cast<std::int64_t>(number));
+      rest.bind(3, t_ns);
+      if (!rest.step() || rest.int64(1) != 0 || rest.int64(2) > observe::to_ns(feed.state().time())) return false;
+      Statement samples = db.prepare(
+          "SELECT EXISTS (SELECT 1 FROM actor_stats WHERE session_id = ? AND poll >= ? AND poll <= ?)");
+      samples.bind(1, session);
+      samples.bind(2, static_cast<std::int64_t>(number));
+      samples.bind(3, rest.int64(0));
+      return samples.step() && samples.int64(0) == 0;
+    }
+    dropped_total += static_cast<std::uint64_t>(p.int64(2));
+    const TimePoint poll_time = observe::time_from_ns(p.int64(3));
+    if (!b_started) {
+      b_started = true;
+      b = db.prepare(std::string("SELECT poll, ") + sample_columns(format) +
+                     " FROM actor_stats WHERE session_id = ? AND poll > ? ORDER BY poll, rowid");
+      b.bind(1, session);
+      b.bind(2, static_cast<std::int64_t>(point.poll));
+      b_more = b.step();
+    }
+    std::vector<observe::StatsSample> samples;
+    while (b_more) {
+      const auto of = static_cast<std::uint64_t>(b.int64(0));
+      if (of > number) break;
+      if (of < number)
+        throw std::invalid_argument("actor_stats refers to poll " + std::to_string(of) +
+                                    ", which stats_polls does not have");
+      samples.push_back(read_sample(b, 1));
+      b_more = b.step();
+    }
+    events_through(after_seq);
+    feed.push_events(batch);
+    feed.push_poll(poll_time, std::move(samples), dropped_total);
+    feed.fold();
+    reach_ns = std::max(reach_ns, observe::to_ns(poll_time));
+    last_poll = number;
+    if (prefix_only) place(after_seq, number);
+  }
+  // Every poll at or before t is folded. The place goes on through the events up to the next poll
+  // (of a time after t): the events after that one's after_seq are the rest.
+  std::uint64_t limit = to_seq;
+  if (prefix_only) {
+    Statement next =
+        db.prepare("SELECT after_seq FROM stats_polls WHERE session_id = ? AND poll > ? ORDER BY poll LIMIT 1");
+    next.bind(1, session);
+    next.bind(2, static_cast<std::int64_t>(last_poll));
+    if (next.step()) limit = std::max(point.seq, std::min(limit, static_cast<std::uint64_t>(next.int64(0))));
+  }
+  events_through(limit);
+  feed.push_events(batch);
+  feed.fold();
+  if (prefix_only) {
+    place(limit, last_poll);
+    return limit >= to_seq;
+  }
+  return true;
+}
+
+/// The keyframe state_at(t) starts from: the latest whose items are all at or before t (with
+/// `use_keyframes`); else the session's first (the empty state at seq 0, which carries the
+/// state's limits). Its place is `point`.
+observe::SystemState keyframe_at(Database& db, std::int64_t session, std::int64_t t_ns, bool use_keyframes,
+                                 SessionReader::FoldPoint& point) {
+  Statement k;
+  bool found = false;
+  if (use_keyframes) {
+    k = db.prepare(
+        "SELECT seq, poll, t_ns, state FROM keyframes WHERE session_id = ? AND t_ns <= ? ORDER BY seq DESC, "
+        "poll DESC LIMIT 1");
+    k.bind(1, session);
+    k.bind(2, t_ns);
+    found = k.step();
+  }
+  if (!found) {
+    k = db.prepare("SELECT seq, poll, t_ns, state FROM keyframes WHERE session_id = ? AND seq = 0 AND poll = 0");
+    k.bind(1, session);
+    found = k.step();
+  }
+  point = {};
+  if (!found) return {};
+  point.seq = static_cast<std::uint64_t>(k.int64(0));
+  point.poll = static_cast<std::uint64_t>(k.int64(1));
+  // The first keyframe (the empty state) is stamped with the session's start: it holds nothing.
+  point.reach = point.seq == 0 && point.poll == 0 ? TimePoint::min() : observe::time_from_ns(k.int64(2));
+  return observe::SystemState::deserialize(k.blob(3));
+}
+
+}  // namespace
+
 observe::SystemState SessionReader::state_at(std::int64_t session, TimePoint t, StateOptions options) const {
   (void)this->session(session);
   return guarded([&] {
@@ -291,102 +447,80 @@ observe::SystemState SessionReader::state_at(std::int64_t session, TimePoint t, 
     // meanwhile, and the keyframe, the events and the polls must all come from one snapshot.
     const ReadSnapshot snapshot(*db_);
     const std::int64_t t_ns = observe::to_ns(t);
-    // The keyframe: the latest whose items are all at or before t; else the session's first
-    // (the empty state at seq 0, which carries the state's limits).
-    observe::SystemState state;
-    std::uint64_t from_seq = 0, from_poll = 0;
-    {
-      Statement k;
-      bool found = false;
-      if (options.use_keyframes) {
-        k = db_->prepare(
-            "SELECT seq, poll, state FROM keyframes WHERE session_id = ? AND t_ns <= ? ORDER BY seq DESC, "
-            "poll DESC "
-            "LIMIT 1");
-        k.bind(1, session);
-        k.bind(2, t_ns);
-        found = k.step();
-      }
-      if (!found) {
-        k = db_->prepare(
-            "SELECT seq, poll, state FROM keyframes WHERE session_id = ? AND seq = 0 AND poll = 0");
-        k.bind(1, session);
-        found = k.step();
-      }
-      if (found) {
-        from_seq = static_cast<std::uint64_t>(k.int64(0));
-        from_poll = static_cast<std::uint64_t>(k.int64(1));
-        state = observe::SystemState::deserialize(k.blob(2));
-      }
-    }
-    const std::uint64_t to_seq = last_seq_at(session, t, from_seq);
-
-    // Events and polls go through the same feed as when they were recorded, in recording order (a
-    // poll right after the event it followed), streamed: three cursors, nothing loaded whole.
-    observe::StateFeed feed(observe::StateFeed::recorded_rules(), std::move(state), from_seq);
-    std::uint64_t dropped_total = feed.state().dropped();
-
-    Statement ev = db_->prepare(std::string("SELECT ") + storage::event_columns(format_) +
-                                " FROM events WHERE session_id = ? AND seq > ? AND seq <= ? ORDER BY seq");
-    ev.bind(1, session);
-    ev.bind(2, static_cast<std::int64_t>(from_seq));
-    ev.bind(3, static_cast<std::int64_t>(to_seq));
-    bool ev_more = to_seq > from_seq && ev.step();
-    // Feeds the events up to `seq` (in batches, folding as it goes, so that memory stays flat).
-    std::vector<observe::Event> batch;
-    auto events_through = [&](std::uint64_t seq) {
-      while (ev_more) {
-        observe::Event e = storage::read_event(ev);
-        if (e.seq > seq) return;
-        batch.push_back(std::move(e));
-        if (batch.size() == 4096) {
-          feed.push_events(batch);
-          feed.fold();
-        }
-        ev_more = ev.step();
-      }
-    };
-
-    Statement p = db_->prepare(
-        "SELECT poll, after_seq, dropped, t_ns FROM stats_polls WHERE session_id = ? AND poll > ? AND t_ns <= ? "
-        "ORDER BY poll");
-    p.bind(1, session);
-    p.bind(2, static_cast<std::int64_t>(from_poll));
-    p.bind(3, t_ns);
-    Statement b;  // the polls' buckets, in poll order: prepared at the first poll
-    bool b_started = false, b_more = false;
-    while (p.step()) {
-      const auto number = static_cast<std::uint64_t>(p.int64(0));
-      const auto after_seq = static_cast<std::uint64_t>(p.int64(1));
-      dropped_total += static_cast<std::uint64_t>(p.int64(2));
-      const TimePoint poll_time = observe::time_from_ns(p.int64(3));
-      if (!b_started) {
-        b_started = true;
-        b = db_->prepare(std::string("SELECT poll, ") + sample_columns(format_) +
-                         " FROM actor_stats WHERE session_id = ? AND poll > ? ORDER BY poll, rowid");
-        b.bind(1, session);
-        b.bind(2, static_cast<std::int64_t>(from_poll));
-        b_more = b.step();
-      }
-      std::vector<observe::StatsSample> samples;
-      while (b_more) {
-        const auto of = static_cast<std::uint64_t>(b.int64(0));
-        if (of > number) break;
-        if (of < number)
-          throw std::invalid_argument("actor_stats refers to poll " + std::to_string(of) +
-                                      ", which stats_polls does not have");
-        samples.push_back(read_sample(b, 1));
-        b_more = b.step();
-      }
-      events_through(after_seq);
-      feed.push_events(batch);
-      feed.push_poll(poll_time, std::move(samples), dropped_total);
-      feed.fold();
-    }
-    events_through(std::numeric_limits<std::uint64_t>::max());
-    feed.push_events(batch);
-    feed.fold();
+    FoldPoint point;
+    observe::SystemState state = keyframe_at(*db_, session, t_ns, options.use_keyframes, point);
+    const std::uint64_t to_seq = last_seq_at(session, t, point.seq);
+    // Events and polls go through the same feed as when they were recorded, in recording order.
+    observe::StateFeed feed(observe::StateFeed::recorded_rules(), std::move(state), point.seq);
+    fold_items(*db_, format_, session, feed, point, t_ns, to_seq, false);
     return std::move(feed).take_state();
+  });
+}
+
+bool SessionReader::prefix_at(std::int64_t session, TimePoint t, observe::SystemState& state, FoldPoint& point) const {
+  (void)this->session(session);
+  return guarded([&] {
+    const ReadSnapshot snapshot(*db_);
+    const std::int64_t t_ns = observe::to_ns(t);
+    FoldPoint at;
+    observe::SystemState start = keyframe_at(*db_, session, t_ns, true, at);
+    const std::uint64_t to_seq = last_seq_at(session, t, at.seq);
+    observe::StateFeed feed(observe::StateFeed::recorded_rules(), std::move(start), at.seq);
+    const bool complete = fold_items(*db_, format_, session, feed, at, t_ns, to_seq, true);
+    state = std::move(feed).take_state();
+    point = at;
+    return complete;
+  });
+}
+
+bool SessionReader::advance(std::int64_t session, observe::SystemState& state, FoldPoint& point,
+                            TimePoint t) const {
+  if (t < point.reach) return false;  // the state holds items after t
+  return guarded([&] {
+    const ReadSnapshot snapshot(*db_);
+    FoldPoint at = point;
+    const std::uint64_t to_seq = last_seq_at(session, t, at.seq);
+    observe::StateFeed feed(observe::StateFeed::recorded_rules(), std::move(state), at.seq);
+    bool complete = false;
+    try {
+      complete = fold_items(*db_, format_, session, feed, at, observe::to_ns(t), to_seq, true);
+    } catch (...) {
+      state = std::move(feed).take_state();  // part of the way: the caller makes it again
+      throw;
+    }
+    state = std::move(feed).take_state();
+    point = at;
+    return complete;
+  });
+}
+
+void SessionReader::fold_rest(std::int64_t session, observe::SystemState& state, const FoldPoint& point,
+                              TimePoint t) const {
+  if (t < point.reach)
+    throw std::invalid_argument("fold_rest: the state holds items after the time asked for (make it with prefix_at)");
+  guarded([&] {
+    const ReadSnapshot snapshot(*db_);
+    FoldPoint at = point;
+    const std::uint64_t to_seq = last_seq_at(session, t, at.seq);
+    observe::StateFeed feed(observe::StateFeed::recorded_rules(), std::move(state), at.seq);
+    try {
+      fold_items(*db_, format_, session, feed, at, observe::to_ns(t), to_seq, false);
+    } catch (...) {
+      state = std::move(feed).take_state();
+      throw;
+    }
+    state = std::move(feed).take_state();
+    return 0;
+  });
+}
+
+std::uint64_t SessionReader::keyframe_seq_at(std::int64_t session, TimePoint t) const {
+  return guarded([&] {
+    Statement k = db_->prepare(
+        "SELECT seq FROM keyframes WHERE session_id = ? AND t_ns <= ? ORDER BY seq DESC, poll DESC LIMIT 1");
+    k.bind(1, session);
+    k.bind(2, observe::to_ns(t));
+    return k.step() ? static_cast<std::uint64_t>(k.int64(0)) : std::uint64_t{0};
   });
 }
 

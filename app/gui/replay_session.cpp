@@ -8,6 +8,7 @@
 #include <QFileInfo>
 
 #include <algorithm>
+#include <utility>
 #include <map>
 #include <set>
 
@@ -35,7 +36,7 @@ ReplaySession::ReplaySession(const QString& file, std::int64_t session, QObject*
   if (!info_.ended_cleanly()) followTimer_.start();
 }
 
-ReplaySession::~ReplaySession() = default;
+ReplaySession::~ReplaySession() { reaper_.waitForDone(); }
 
 QString ReplaySession::title() const {
   return QStringLiteral("%1 · session %2 (replay)").arg(QFileInfo(file_).fileName()).arg(info_.id);
@@ -88,28 +89,85 @@ void ReplaySession::computeState() {
   pending_ = false;
   QElapsedTimer timer;
   timer.start();
-  // A replay's state is replaced whole, not folded forward as a live one is: every record is new.
-  // It goes to a new address, distinct from the last one shown, so that a view's cache keyed on the
-  // state's address (the tree's record pointers) cannot take the new state for the old one.
-  std::unique_ptr<observe::SystemState> next;
-  try {
-    next = std::make_unique<observe::SystemState>(reader_->state_at(info_.id, cursor_));
-  } catch (const RecordingError& e) {
-    if (!state_) throw;  // opening: the caller reports it
-    emit readFailed(QString::fromUtf8(e.what()));
-    return;
+  std::vector<std::unique_ptr<observe::SystemState>> retiring;
+  // Forward and not far: fold what came in between onto the state at the last place, in place (no
+  // keyframe to decode, nothing freed), as a live session folds. Far (the keyframe before the
+  // cursor is more than a keyframe's decoding past that place) or backward: from the keyframe.
+  bool complete = false, folded = false;
+  if (base_ && pointValid_ && cursor_ >= point_.reach) {
+    try {
+      const auto budget = kKeyframeCostEvents +
+                          static_cast<std::uint64_t>(kKeyframeCostPerActor * static_cast<double>(base_->actors().size()));
+      if (reader_->keyframe_seq_at(info_.id, cursor_) < point_.seq + budget) {
+        complete = reader_->advance(info_.id, *base_, point_, cursor_);
+        folded = true;
+      }
+    } catch (const RecordingError&) {
+      // base_ may be part of the way there: it is made again below, from a keyframe.
+      pointValid_ = false;
+    }
   }
-  previous_ = std::move(state_);
-  state_ = std::move(next);
+  if (!folded) {
+    // A new object, distinct from the last one shown, so that a view's cache keyed on the state's
+    // address (the tree's record pointers) cannot take the new state for the old one.
+    auto fresh = std::make_unique<observe::SystemState>();
+    SessionReader::FoldPoint point;
+    try {
+      complete = reader_->prefix_at(info_.id, cursor_, *fresh, point);
+    } catch (const RecordingError& e) {
+      if (shown_ == nullptr) throw;  // opening: the caller reports it
+      // What is shown stays. (When a failed fold broke base_ and it is what is shown, it is still
+      // the fold of the recording up to some place before the cursor; it is made again next time.)
+      emit readFailed(QString::fromUtf8(e.what()));
+      return;
+    }
+    retiring.push_back(std::move(base_));
+    base_ = std::move(fresh);
+    point_ = point;
+    pointValid_ = true;
+  }
+  // The state at the cursor: the one at the place, or a copy of it with the rest folded on.
+  lastCopied_ = !complete;
+  if (complete) {
+    retiring.push_back(std::move(tailed_));
+    shown_ = base_.get();
+  } else {
+    auto tailed = std::make_unique<observe::SystemState>(*base_);
+    try {
+      reader_->fold_rest(info_.id, *tailed, point_, cursor_);
+    } catch (const RecordingError& e) {
+      if (shown_ == nullptr) throw;
+      // The rest could not be read: the state at the place before the cursor is the nearest.
+      retiring.push_back(std::move(tailed_));
+      shown_ = base_.get();
+      retire(std::move(retiring));
+      emit readFailed(QString::fromUtf8(e.what()));
+      emit updated();
+      return;
+    }
+    retiring.push_back(std::move(tailed_));
+    tailed_ = std::move(tailed);
+    shown_ = tailed_.get();
+  }
+  retire(std::move(retiring));
   aheadCurrent_ = false;
   computedFor_ = cursor_;
+  lastFolded_ = folded;
   lastStateNs_ = static_cast<std::uint64_t>(timer.nsecsElapsed());
   emit updated();
 }
 
+void ReplaySession::retire(std::vector<std::unique_ptr<observe::SystemState>> states) {
+  // The ones retired a step ago go now (on the reaper's thread: no view has them any more); these
+  // stay a step, so that the next state is never made at their addresses.
+  auto doomed = std::make_shared<std::vector<std::unique_ptr<observe::SystemState>>>(std::exchange(retired_, std::move(states)));
+  std::erase(*doomed, nullptr);
+  if (!doomed->empty()) reaper_.start([doomed] { doomed->clear(); });
+}
+
 const observe::SystemState& ReplaySession::aheadState() const {
   if (aheadCurrent_) return *ahead_;
-  auto ahead = std::make_unique<observe::SystemState>(*state_);
+  auto ahead = std::make_unique<observe::SystemState>(*shown_);
   EventFilter filter;
   filter.from = cursor_ + Duration(1);
   filter.to = cursor_ + kAheadSpan;

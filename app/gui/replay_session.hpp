@@ -15,6 +15,7 @@
 #include <actorscope/storage/session_reader.hpp>
 
 #include <QElapsedTimer>
+#include <QThreadPool>
 #include <QString>
 #include <QTimer>
 
@@ -37,10 +38,11 @@ class ReplaySession : public Session {
   ~ReplaySession() override;
 
   // Session
-  /// A new object at each cursor move (see computeState): views that cache what they found in the
-  /// last state (record pointers) key that cache on the state's address, which must change when
-  /// the whole state is replaced rather than folded forward.
-  const observe::SystemState& state() const override { return *state_; }
+  /// The state at the cursor. A cursor moved forward a little folds what came in between onto the
+  /// state it had (SessionReader::advance), in place, as a live session folds; any other move makes
+  /// a new object (see computeState). Views that cache what they found in the last state (record
+  /// pointers) key that cache on the state's address, which changes when the state is replaced.
+  const observe::SystemState& state() const override { return *shown_; }
   bool isLive() const override { return false; }
   QString title() const override;
   QString banner() const override;
@@ -89,6 +91,17 @@ class ReplaySession : public Session {
 
   /// How long the last state computation took (ns).
   std::uint64_t lastStateNs() const noexcept { return lastStateNs_; }
+  /// Whether the last state computation folded forward from the state shown (not from a keyframe).
+  bool lastStateFolded() const noexcept { return lastFolded_; }
+  /// Whether the last state computation copied the state at the place before the cursor to add
+  /// the rest (see base_).
+  bool lastStateCopied() const noexcept { return lastCopied_; }
+  /// Folding forward is chosen over state_at while the keyframe state_at would start from is no
+  /// more than this many events past the state shown, plus this many per actor: what decoding a
+  /// keyframe image (and freeing the state it replaces) costs, in events folded (measured with
+  /// observatory_scrubbench: about 1.5 events per actor, see docs/PERFORMANCE.md).
+  static constexpr std::uint64_t kKeyframeCostEvents = 1000;
+  static constexpr double kKeyframeCostPerActor = 1.5;
 
   /// "still being written" when a session without an end time was written to within this long.
   static constexpr auto kFollowRecency = std::chrono::seconds(10);
@@ -106,18 +119,33 @@ class ReplaySession : public Session {
 
  private:
   void computeState();
+  /// Keeps `states` (replaced by this step) one step, and frees the ones kept before.
+  void retire(std::vector<std::unique_ptr<observe::SystemState>> states);
   void refreshInfo();
 
   QString file_;
   std::unique_ptr<SessionReader> reader_;
   SessionInfo info_;
-  std::unique_ptr<observe::SystemState> state_;
-  /// The state before: kept one step longer, so that the next one is never made at its address.
-  std::unique_ptr<observe::SystemState> previous_;
+  /// The state at point_, the longest place of the recording order at or before the cursor
+  /// (SessionReader::FoldPoint): what a move forward folds onto. Often it is the state at the
+  /// cursor itself (shown_ is base_); when the cursor's state has items past that place (a poll
+  /// recorded two drains after it was taken), shown_ is tailed_, a copy of base_ with the rest.
+  std::unique_ptr<observe::SystemState> base_, tailed_;
+  const observe::SystemState* shown_ = nullptr;
+  SessionReader::FoldPoint point_;
+  bool pointValid_ = false;  ///< base_ is exactly the state at point_ (a failed read may break it)
+  /// The states replaced by the last step: kept one step longer, so that the next one is never
+  /// made at the address of one a view was given.
+  std::vector<std::unique_ptr<observe::SystemState>> retired_;
+  /// Frees the retired states off the GUI thread: 10,000 actors' records take milliseconds to free,
+  /// and nothing waits for it. One thread, waited for by the destructor.
+  QThreadPool reaper_;
   mutable std::unique_ptr<observe::SystemState> ahead_, previousAhead_;
   mutable bool aheadCurrent_ = false;
   TimePoint cursor_{};
   TimePoint computedFor_ = TimePoint::min();
+  bool lastFolded_ = false;
+  bool lastCopied_ = false;
   bool pending_ = false;
   bool following_ = false;
   bool atTail_ = false;

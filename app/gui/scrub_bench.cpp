@@ -237,6 +237,8 @@ int main(int argc, char** argv) {
   const double timelineMs = t.nsecsElapsed() / 1e6;
 
   as::observe::LogHistogram step, state, refresh, paint;
+  int folded = 0;  // steps that folded forward from the state shown (the rest started at a keyframe)
+  int copied = 0;  // steps whose state had items past the place it folded to (a copy with the rest)
   auto oneStep = [&](as::TimePoint at) {
     QElapsedTimer s;
     s.start();
@@ -246,6 +248,8 @@ int main(int argc, char** argv) {
     const auto total = static_cast<std::uint64_t>(s.nsecsElapsed());
     step.record(total);
     state.record(replay.lastStateNs());
+    if (replay.lastStateFolded()) ++folded;
+    if (replay.lastStateCopied()) ++copied;
     refresh.record(window.lastRefreshNs());
     paint.record(total - std::min(total, replay.lastStateNs() + window.lastRefreshNs()));
   };
@@ -260,6 +264,9 @@ int main(int argc, char** argv) {
   std::printf("  open + first picture: %.1f ms; then the timeline's density and markers: %.1f ms\n", openMs, timelineMs);
   std::printf("  scrub step (%d drag + %d jumps): p50 %.1f ms  p99 %.1f ms  max %.1f ms\n", drag, jumps,
               ms(step.percentile(50)), ms(step.percentile(99)), ms(step.max()));
+  std::printf("      %d of the steps folded forward from the state shown, %d started at a keyframe; %d copied it to "
+              "add what follows a poll\n",
+              folded, drag + jumps - folded, copied);
   std::printf("      of which: state_at p50 %.1f p99 %.1f ms; view refresh p50 %.1f p99 %.1f ms; paint p50 %.1f p99 "
               "%.1f ms\n",
               ms(state.percentile(50)), ms(state.percentile(99)), ms(refresh.percentile(50)), ms(refresh.percentile(99)),
@@ -279,6 +286,8 @@ int main(int argc, char** argv) {
                                       {"step_max_ms", ms(step.max())},
                                       {"state_at_p99_ms", ms(state.percentile(99))},
                                       {"refresh_p99_ms", ms(refresh.percentile(99))},
+                                      {"paint_p99_ms", ms(paint.percentile(99))},
+                                      {"steps_folded_forward", folded},
                                       {"steps", drag + jumps}})
                 .toJson());
   }

@@ -189,6 +189,37 @@ class SessionReader {
   }
   observe::SystemState state_at(std::int64_t session, TimePoint t, StateOptions options) const;
 
+  /// A place in a session's recording order (events by seq, each poll right after the event of its
+  /// after_seq): a state "at" it holds exactly the items up to it, every event to `seq` and every
+  /// poll to `poll`, and nothing after. Keyframes are such places; so is what prefix_at and
+  /// advance leave. What state_at(t) holds is not always one: a poll of a time at or before t can
+  /// follow an event after t in that order (it was folded two drains after it was taken), and an
+  /// event before t can follow a poll after t. state_at(t) is the longest place whose items are
+  /// all at or before t, plus the rest of those items (fold_rest).
+  struct FoldPoint {
+    std::uint64_t seq = 0;               ///< every event up to this seq, none after it
+    std::uint64_t poll = 0;              ///< every poll up to this number, none after it
+    TimePoint reach = TimePoint::min();  ///< the latest time of the items up to here
+    friend bool operator==(const FoldPoint&, const FoldPoint&) = default;
+  };
+  /// The state at the longest place of the recording order whose items are all at or before `t`,
+  /// from the nearest keyframe; `point` says where that is. fold_rest then makes it state_at(t);
+  /// advance moves it to a later time without a keyframe. Returns whether it is state_at(t)
+  /// already (nothing is left for fold_rest).
+  bool prefix_at(std::int64_t session, TimePoint t, observe::SystemState& state, FoldPoint& point) const;
+  /// Folds onto `state`, which is the state at `point`, what follows `point` in recording order
+  /// while its items are at or before `t`, and moves `point` there: the state is then what
+  /// prefix_at(t) gives. Needs t >= point.reach (returns false and changes nothing otherwise).
+  /// Returns whether the state is then state_at(t) (see prefix_at). If it throws (RecordingError),
+  /// `state` is part of the way and `point` is unchanged: make the state again with prefix_at.
+  bool advance(std::int64_t session, observe::SystemState& state, FoldPoint& point, TimePoint t) const;
+  /// Folds onto `state`, which is the state at `point` (t >= point.reach), the rest of what
+  /// state_at(t) holds: the state is then state_at(t), and no longer at any place (do not advance
+  /// it). Fold onto a copy of the state at `point` to keep that one going.
+  void fold_rest(std::int64_t session, observe::SystemState& state, const FoldPoint& point, TimePoint t) const;
+  /// The seq of the keyframe state_at(t) starts from (0: the session's first, the empty state).
+  std::uint64_t keyframe_seq_at(std::int64_t session, TimePoint t) const;
+
   /// Streams a session's events in order (seq) through `visit` until it returns false.
   void for_each_event(std::int64_t session, const EventFilter& filter,
                       const std::function<bool(const observe::Event&)>& visit) const;
