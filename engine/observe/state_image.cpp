@@ -180,7 +180,7 @@ class Load {
   }
   void hist(LogHistogram& h) {
     std::vector<std::uint64_t> buckets(count(4096));
-    for (auto& c : buckets) c = get();
+    for (auto& c : buckets) c = small();
     const std::uint64_t mn = get(), mx = get(), sum = get();
     h = LogHistogram::from_parts(std::move(buckets), mn, mx, sum);
   }
@@ -237,7 +237,29 @@ class Load {
     throw StateFormatError("the keyframe image is corrupt at byte " + std::to_string(pos_) + ": " + why);
   }
 
+  /// A number that is usually one byte (a bucket's count): that case without the loop.
+  std::uint64_t small() {
+    if (pos_ < in_.size()) {
+      const auto byte = static_cast<unsigned char>(in_[pos_]);
+      if ((byte & 0x80) == 0) {
+        ++pos_;
+        return byte;
+      }
+    }
+    return get();
+  }
+
   std::uint64_t get() {
+    // Away from the end, a number is read without checking the end at every byte (10 bytes hold any).
+    if (in_.size() - pos_ >= 10) {
+      std::uint64_t v = 0;
+      for (unsigned shift = 0; shift <= 63; shift += 7) {
+        const auto byte = static_cast<unsigned char>(in_[pos_++]);
+        v |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
+        if ((byte & 0x80) == 0) return v;
+      }
+      fail("a number is too long");
+    }
     std::uint64_t v = 0;
     for (unsigned shift = 0;; shift += 7) {
       if (pos_ >= in_.size()) fail("it ends in the middle of a number");

@@ -79,7 +79,7 @@ bool SupervisionTreeModel::markVisible(const observe::SystemState& state, const 
     if (c == nullptr || c->parent != a.id) continue;
     if (markVisible(state, *c, visible)) show = true;
   }
-  visible[a.id] = show;
+  visible[a.id] = {&a, show};
   return show;
 }
 
@@ -93,16 +93,17 @@ std::vector<ActorId> SupervisionTreeModel::visibleChildren(const observe::System
   std::vector<ActorId> out;
   auto keep = [&](ActorId id) {
     auto it = visible.find(id);
-    return it != visible.end() && it->second;
+    return it != visible.end() && it->second.show;
   };
   if (parent == nullptr) {
     for (ActorId id : state.roots())
       if (keep(id)) out.push_back(id);
     return out;
   }
+  // A child reached from this parent was marked by markVisible, with its record: one hash lookup.
   for (ActorId child : parent->children) {
-    const observe::ActorRecord* c = state.actor(child);
-    if (c != nullptr && c->parent == parent->id && keep(child)) out.push_back(child);
+    auto it = visible.find(child);
+    if (it != visible.end() && it->second.show && it->second.record->parent == parent->id) out.push_back(child);
   }
   return out;
 }
@@ -111,13 +112,19 @@ void SupervisionTreeModel::renumber(std::vector<Node*>& nodes, std::size_t from)
   for (std::size_t i = from; i < nodes.size(); ++i) nodes[i]->row = static_cast<int>(i);
 }
 
+const observe::ActorRecord* SupervisionTreeModel::recordOf(const observe::SystemState& state, ActorId id,
+                                                           const Visible& visible) {
+  const auto it = visible.find(id);
+  return it != visible.end() ? it->second.record : state.actor(id);
+}
+
 SupervisionTreeModel::Node* SupervisionTreeModel::create(const observe::SystemState& state, ActorId id, Node* parent,
                                                          const Visible& visible) {
   auto owned = std::make_unique<Node>();
   Node* n = owned.get();
   n->id = id;
   n->parent = parent;
-  const observe::ActorRecord* a = state.actor(id);
+  const observe::ActorRecord* a = recordOf(state, id, visible);
   n->record = a;
   fillIdentity(*n, state, *a);
   n->figures = figuresFor(state, *a);
@@ -159,19 +166,19 @@ void SupervisionTreeModel::update(const observe::SystemState& state) {
   }
   Visible visible;
   visible.reserve(state.actors().size());
-  for (ActorId root : state.roots()) markVisible(state, *state.actor(root), visible);
-  auto isVisible = [&](ActorId id) {
-    auto it = visible.find(id);
-    return it != visible.end() && it->second;
-  };
+  const std::vector<ActorId> roots = state.roots();
+  for (ActorId root : roots) markVisible(state, *state.actor(root), visible);
 
   // 1. Take out every node that is gone, hidden or now under another supervisor (with its subtree).
+  // (An actor not reached from the roots is not in `visible`: it is not shown. One reached as a
+  // child has its supervisor in `visible`; a root's supervisor is unknown to the state.)
   std::vector<ActorId> misplaced;
   for (const auto& [id, node] : byId_) {
-    const observe::ActorRecord* a = state.actor(id);
-    bool ok = a != nullptr && isVisible(id);
+    const auto seen = visible.find(id);
+    const observe::ActorRecord* a = seen != visible.end() && seen->second.show ? seen->second.record : nullptr;
+    bool ok = a != nullptr;
     if (ok) {
-      const bool parentKnown = a->parent.is_valid() && state.actor(a->parent) != nullptr;
+      const bool parentKnown = a->parent.is_valid() && visible.count(a->parent) != 0;
       const ActorId want = parentKnown ? a->parent : ActorId{};
       const ActorId have = node->parent ? node->parent->id : ActorId{};
       ok = want == have;
@@ -193,7 +200,10 @@ void SupervisionTreeModel::update(const observe::SystemState& state) {
   }
 
   // 2. Insert what is new and refresh what changed, level by level.
-  sync(state, nullptr, visibleChildren(state, nullptr, visible), visible);
+  std::vector<ActorId> top;
+  for (ActorId id : roots)
+    if (const auto it = visible.find(id); it != visible.end() && it->second.show) top.push_back(id);
+  sync(state, nullptr, top, visible);
 
   signature_ = sig;
   lingerUntil_ = TimePoint::max();
@@ -310,11 +320,11 @@ void SupervisionTreeModel::sync(const observe::SystemState& state, Node* parent,
 
   std::unordered_set<const Node*> isFresh(fresh.begin(), fresh.end());
   for (Node* n : kids)
-    if (isFresh.count(n) == 0) n->record = state.actor(n->id);
+    if (isFresh.count(n) == 0) n->record = recordOf(state, n->id, visible);
   refreshChildren(state, parent, fresh);
   for (Node* n : kids) {
     if (isFresh.count(n) != 0) continue;
-    sync(state, n, visibleChildren(state, state.actor(n->id), visible), visible);
+    sync(state, n, visibleChildren(state, n->record, visible), visible);
   }
 }
 

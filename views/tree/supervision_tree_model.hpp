@@ -109,7 +109,13 @@ class SupervisionTreeModel : public QAbstractItemModel {
     std::string filter;
     bool operator==(const Signature&) const = default;
   };
-  using Visible = std::unordered_map<ActorId, bool>;
+  /// Every actor reached from the roots in an update: its record (so that the rest of the update
+  /// looks it up in this hash map, not in the state's ordered map again) and whether it is shown.
+  struct Seen {
+    const observe::ActorRecord* record = nullptr;
+    bool show = false;
+  };
+  using Visible = std::unordered_map<ActorId, Seen>;
 
   Figures figuresFor(const observe::SystemState& state, const observe::ActorRecord& actor) const;
   void fillIdentity(Node& node, const observe::SystemState& state, const observe::ActorRecord& actor) const;
@@ -119,6 +125,8 @@ class SupervisionTreeModel : public QAbstractItemModel {
   void sync(const observe::SystemState& state, Node* parent, const std::vector<ActorId>& target,
             const Visible& visible);
   Node* create(const observe::SystemState& state, ActorId id, Node* parent, const Visible& visible);
+  /// The record of `id`: from `visible` when it is there (a hash lookup), else from the state.
+  static const observe::ActorRecord* recordOf(const observe::SystemState& state, ActorId id, const Visible& visible);
   void destroy(Node* node);
   QModelIndex indexFor(const Node* node, int column) const;
   std::vector<Node*>& childrenOf(Node* parent) { return parent ? parent->children : roots_; }
