@@ -15,7 +15,6 @@
 #include <actorscope/storage/session_reader.hpp>
 
 #include <QElapsedTimer>
-#include <QThreadPool>
 #include <QString>
 #include <QTimer>
 
@@ -137,9 +136,6 @@ class ReplaySession : public Session {
   /// The states replaced by the last step: kept one step longer, so that the next one is never
   /// made at the address of one a view was given.
   std::vector<std::unique_ptr<observe::SystemState>> retired_;
-  /// Frees the retired states off the GUI thread: 10,000 actors' records take milliseconds to free,
-  /// and nothing waits for it. One thread, waited for by the destructor.
-  QThreadPool reaper_;
   mutable std::unique_ptr<observe::SystemState> ahead_, previousAhead_;
   mutable bool aheadCurrent_ = false;
   TimePoint cursor_{};

@@ -178,13 +178,15 @@ int main(int argc, char** argv) {
   std::uint64_t events = 1'000'000;
   std::uint32_t actors = 10'000;
   int drag = 200, jumps = 50;
+  bool reverse = false;
   std::optional<std::string> file, json;
   try {
     as::cli::Args a("scrubbench", std::move(args));
     if (a.flag("help")) {
       std::printf(
           "usage: observatory_scrubbench [--events N] [--actors N] [--drag STEPS] [--jumps N] [--file FILE]\n"
-          "                              [--json FILE]\n"
+          "                              [--json FILE] [--reverse]\n"
+          "  --reverse    drag backwards (from three quarters of the session to one quarter)\n"
           "  --file FILE  keep the recording there (and reuse it when it exists) instead of a temporary one\n");
       return 0;
     }
@@ -192,6 +194,7 @@ int main(int argc, char** argv) {
     actors = static_cast<std::uint32_t>(a.integer("actors", 10, 1'000'000).value_or(10'000));
     drag = static_cast<int>(a.integer("drag", 1, 100'000).value_or(200));
     jumps = static_cast<int>(a.integer("jumps", 0, 100'000).value_or(50));
+    reverse = a.flag("reverse");
     file = a.value("file");
     json = a.value("json");
     a.finish();
@@ -254,15 +257,27 @@ int main(int argc, char** argv) {
     paint.record(total - std::min(total, replay.lastStateNs() + window.lastRefreshNs()));
   };
   // A drag across the middle half, then jumps anywhere.
-  for (int i = 0; i < drag; ++i) oneStep(range.start + span / 4 + span / 2 * i / drag);
+  for (int i = 0; i < drag; ++i) {
+    const auto along = span / 2 * i / drag;
+    oneStep(reverse ? range.start + span * 3 / 4 - along : range.start + span / 4 + along);
+  }
   std::minstd_rand rng(11);
   for (int i = 0; i < jumps; ++i) oneStep(range.start + span * static_cast<std::int64_t>(rng() % 10'000) / 10'000);
 
+  // What a step pays when the cursor's state has items past the place it folded to (a poll that
+  // carries samples, recorded after events later than the cursor): a copy of the whole state.
+  as::observe::LogHistogram copy;
+  for (int i = 0; i < 5; ++i) {
+    QElapsedTimer c;
+    c.start();
+    const as::observe::SystemState copied(replay.state());
+    copy.record(static_cast<std::uint64_t>(c.nsecsElapsed()));
+  }
   std::printf("observatory scrub-step benchmark: %llu events, %zu actors alive at the end of the drag, window %dx%d\n",
               static_cast<unsigned long long>(replay.info().events_recorded), replay.state().alive_count(),
               gui::MainWindow::kDefaultSize.width(), gui::MainWindow::kDefaultSize.height());
   std::printf("  open + first picture: %.1f ms; then the timeline's density and markers: %.1f ms\n", openMs, timelineMs);
-  std::printf("  scrub step (%d drag + %d jumps): p50 %.1f ms  p99 %.1f ms  max %.1f ms\n", drag, jumps,
+  std::printf("  scrub step (%d drag%s + %d jumps): p50 %.1f ms  p99 %.1f ms  max %.1f ms\n", drag, reverse ? " backwards" : "", jumps,
               ms(step.percentile(50)), ms(step.percentile(99)), ms(step.max()));
   std::printf("      %d of the steps folded forward from the state shown, %d started at a keyframe; %d copied it to "
               "add what follows a poll\n",
@@ -271,6 +286,8 @@ int main(int argc, char** argv) {
               "%.1f ms\n",
               ms(state.percentile(50)), ms(state.percentile(99)), ms(refresh.percentile(50)), ms(refresh.percentile(99)),
               ms(paint.percentile(50)), ms(paint.percentile(99)));
+  std::printf("  a copy of the state (what a step pays when it has a rest to add): p50 %.1f ms (%zu actors)\n",
+              ms(copy.percentile(50)), replay.state().actors().size());
   if (json) {
     QFile f(QString::fromStdString(*json));
     if (!f.open(QIODevice::WriteOnly)) {

@@ -4,7 +4,8 @@
 // session's start. Random forward and backward moves and jumps, with cursors on the times of events
 // and polls (where the recording order of polls and events straddles the cursor), over recordings
 // made by a real System on the asio and qt runtimes, and a synthetic one whose polls all carry the
-// session's start time (the manual runtime's clock stands still) as the scrub benchmark's does.
+// session's start time (the manual runtime's clock stands still) as the scrub benchmark's does. A
+// drag backwards, from keyframes at every step, equals the fold too.
 #include "recording_test.hpp"
 
 #include "gui/replay_session.hpp"
@@ -199,8 +200,8 @@ class TestScrub : public QObject {
   }
 
   void random_scrubs_of_a_synthetic_recording_equal_the_fold_from_the_start() {
-    const auto file = path_in(dir_, "synthetic.db");
-    QVERIFY(write_synthetic(file, 20'000, 400) >= 20'000);
+    const auto file = synthetic();
+    QVERIFY(!file.empty());
     int folded = 0, copied = 0;
     scrub_and_compare(file, 120, 23, folded, copied);
     if (QTest::currentTestFailed()) return;
@@ -209,8 +210,35 @@ class TestScrub : public QObject {
     QVERIFY(folded < 120);
   }
 
+  // A drag backwards starts at a keyframe at every step (a state cannot be folded backwards), and
+  // every step equals the fold from the start.
+  void a_drag_backwards_starts_at_keyframes_and_equals_the_fold_from_the_start() {
+    const auto file = synthetic();
+    QVERIFY(!file.empty());
+    gui::ReplaySession replay(QString::fromStdString(file.string()), 1);
+    const auto range = *replay.timeRange();
+    constexpr int kSteps = 100;
+    for (int i = 0; i <= kSteps; ++i) {
+      const as::TimePoint t = range.end - (range.end - range.start) * i / kSteps;
+      replay.setCursorNow(t);
+      QVERIFY(!replay.lastStateFolded() || i == 0);  // (the first step may fold: it opened at the start)
+      const obs::SystemState scratch = replay.reader().state_at(1, replay.cursor(), {.use_keyframes = false});
+      QVERIFY2(replay.state() == scratch, qPrintable(QString("step %1 at %2 ns").arg(i).arg(obs::to_ns(t))));
+    }
+  }
+
  private:
+  /// The synthetic recording (20,000 events over 400 actors, a keyframe every 1,000), made once.
+  std::filesystem::path synthetic() {
+    if (synthetic_.empty()) {
+      const auto file = path_in(dir_, "synthetic.db");
+      if (write_synthetic(file, 20'000, 400) >= 20'000) synthetic_ = file;
+    }
+    return synthetic_;
+  }
+
   QTemporaryDir dir_;
+  std::filesystem::path synthetic_;
 };
 
 QTEST_MAIN(TestScrub)
