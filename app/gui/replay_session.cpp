@@ -90,8 +90,8 @@ void ReplaySession::computeState() {
   QElapsedTimer timer;
   timer.start();
   std::vector<std::unique_ptr<observe::SystemState>> retiring;
-  // Forward and not far: fold what came in between onto the state at the last place, in place (no
-  // keyframe to decode, nothing freed), as a live session folds. Far (the keyframe before the
+  // Forward and not far: fold what came in between onto the state at the last place (no keyframe
+  // to decode, nothing copied, nothing freed), as a live session folds. Far (the keyframe before the
   // cursor is more than a keyframe's decoding past that place) or backward: from the keyframe.
   bool complete = false, folded = false;
   if (base_ && pointValid_ && cursor_ >= point_.reach) {
@@ -101,6 +101,11 @@ void ReplaySession::computeState() {
       if (reader_->keyframe_seq_at(info_.id, cursor_) < point_.seq + budget) {
         complete = reader_->advance(info_.id, *base_, point_, cursor_);
         folded = true;
+        // Then moved to a new object (the records stay where they are: a map's nodes move with
+        // it), so that every step still gives the views a state at a new address.
+        auto moved = std::make_unique<observe::SystemState>(std::move(*base_));
+        retiring.push_back(std::move(base_));
+        base_ = std::move(moved);
       }
     } catch (const RecordingError&) {
       // base_ may be part of the way there: it is made again below, from a keyframe.

@@ -37,10 +37,10 @@ class ReplaySession : public Session {
   ~ReplaySession() override;
 
   // Session
-  /// The state at the cursor. A cursor moved forward a little folds what came in between onto the
-  /// state it had (SessionReader::advance), in place, as a live session folds; any other move makes
-  /// a new object (see computeState). Views that cache what they found in the last state (record
-  /// pointers) key that cache on the state's address, which changes when the state is replaced.
+  /// The state at the cursor: a new object at each cursor move (see computeState). A cursor moved
+  /// forward a little folds what came in between onto the state it had (SessionReader::advance)
+  /// and moves it to the new object; any other move makes it from a keyframe. Views that cache what
+  /// they found in the last state (record pointers) key that cache on the state's address.
   const observe::SystemState& state() const override { return *shown_; }
   bool isLive() const override { return false; }
   QString title() const override;

@@ -55,16 +55,19 @@ TimelineWidget::TimelineWidget(QWidget* parent) : QWidget(parent) {
 void TimelineWidget::setRange(TimePoint start, TimePoint end) {
   start_ = start;
   end_ = std::max(end, start);
+  ++version_;
   update();
 }
 
 void TimelineWidget::setDensity(std::vector<Bucket> buckets) {
   buckets_ = std::move(buckets);
+  ++version_;
   update();
 }
 
 void TimelineWidget::setMarkers(std::vector<Marker> markers) {
   markers_ = std::move(markers);
+  ++version_;
   update();
 }
 
@@ -77,6 +80,7 @@ void TimelineWidget::setCursor(TimePoint t) {
 void TimelineWidget::clearSelection() {
   if (!selection_) return;
   selection_.reset();
+  ++version_;
   update();
 }
 
@@ -103,7 +107,41 @@ std::size_t TimelineWidget::wantedBuckets() const {
 }
 
 void TimelineWidget::paintEvent(QPaintEvent*) {
+  // Everything but the cursor (the ruler, the density strip, hundreds of markers, the selection)
+  // is drawn once into a pixmap and reused while it is the same: a scrub repaints at every step,
+  // and only the cursor moves.
+  const qreal dpr = devicePixelRatioF();
+  const Backdrop key{size(), dpr, palette().cacheKey(), font().key(), version_};
+  if (backdrop_.isNull() || key != backdropKey_) {
+    backdrop_ = QPixmap((QSizeF(size()) * dpr).toSize());
+    backdrop_.setDevicePixelRatio(dpr);
+    QPainter bp(&backdrop_);
+    paintBackdrop(bp);
+    backdropKey_ = key;
+  }
   QPainter p(this);
+  p.drawPixmap(0, 0, backdrop_);
+  const QPalette& pal = palette();
+
+  // Cursor: a line with a handle on the ruler.
+  p.setRenderHint(QPainter::Antialiasing, true);
+  const double cx = xAt(cursor_);
+  p.setPen(QPen(pal.color(QPalette::Text), 1.5));
+  p.drawLine(QPointF(cx, 2), QPointF(cx, height() - 2));
+  QPainterPath handle;
+  handle.moveTo(cx - 6, 1);
+  handle.lineTo(cx + 6, 1);
+  handle.lineTo(cx, 9);
+  handle.closeSubpath();
+  p.fillPath(handle, pal.color(QPalette::Text));
+  if (hasFocus()) {
+    p.setPen(QPen(pal.color(QPalette::Highlight), 1, Qt::DotLine));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(rect().adjusted(0, 0, -1, -1));
+  }
+}
+
+void TimelineWidget::paintBackdrop(QPainter& p) const {
   p.setRenderHint(QPainter::Antialiasing, false);
   const QPalette& pal = palette();
   const QRectF strip = stripRect();
@@ -176,22 +214,6 @@ void TimelineWidget::paintEvent(QPaintEvent*) {
     tri.closeSubpath();
     p.fillPath(tri, markerColor(m.kind, pal));
   }
-
-  // Cursor: a line with a handle on the ruler.
-  const double cx = xAt(cursor_);
-  p.setPen(QPen(pal.color(QPalette::Text), 1.5));
-  p.drawLine(QPointF(cx, 2), QPointF(cx, height() - 2));
-  QPainterPath handle;
-  handle.moveTo(cx - 6, 1);
-  handle.lineTo(cx + 6, 1);
-  handle.lineTo(cx, 9);
-  handle.closeSubpath();
-  p.fillPath(handle, pal.color(QPalette::Text));
-  if (hasFocus()) {
-    p.setPen(QPen(pal.color(QPalette::Highlight), 1, Qt::DotLine));
-    p.setBrush(Qt::NoBrush);
-    p.drawRect(rect().adjusted(0, 0, -1, -1));
-  }
 }
 
 int TimelineWidget::markerAt(const QPoint& pos) const {
@@ -245,6 +267,7 @@ void TimelineWidget::mouseMoveEvent(QMouseEvent* e) {
     emit cursorDragged(t);  // the owner coalesces: it computes the state for the latest one only
   } else if (moved_) {
     selection_ = std::pair(std::min(anchor_, t), std::max(anchor_, t));
+    ++version_;
     update();
   }
 }
@@ -259,6 +282,7 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* e) {
     // A click: the cursor goes there, and a selection there was is dropped.
     if (selection_) {
       selection_.reset();
+      ++version_;
       emit rangeSelected(anchor_, anchor_);
     }
     cursor_ = anchor_;

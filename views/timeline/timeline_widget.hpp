@@ -11,8 +11,12 @@
 #include <actorscope/actor_id.hpp>
 #include <actorscope/runtime.hpp>
 
+#include <QPixmap>
+#include <QSize>
 #include <QString>
 #include <QWidget>
+
+#include <cstdint>
 
 #include <optional>
 #include <utility>
@@ -80,6 +84,21 @@ class TimelineWidget : public QWidget {
   bool event(QEvent*) override;
 
  private:
+  /// Draws everything but the cursor (see paintEvent).
+  void paintBackdrop(QPainter& p) const;
+  /// What the backdrop was drawn for: it is drawn again when any of it changes.
+  struct Backdrop {
+    QSize size;
+    qreal dpr = 0;
+    qint64 palette = 0;
+    QString font;
+    std::uint64_t version = 0;
+    bool operator==(const Backdrop&) const = default;
+  };
+  QPixmap backdrop_;
+  Backdrop backdropKey_;
+  /// Bumped whenever the range, the density, the markers or the selection change.
+  std::uint64_t version_ = 0;
   int markerAt(const QPoint& p) const;
   QRectF stripRect() const;
 
