@@ -251,6 +251,12 @@ int main(int argc, char** argv) {
     const auto total = static_cast<std::uint64_t>(s.nsecsElapsed());
     step.record(total);
     state.record(replay.lastStateNs());
+    static const bool trace = qEnvironmentVariableIsSet("ACTORSCOPE_TRACE_STEPS");
+    if (trace)
+      std::fprintf(stderr, "step at %.3f s: %s%s, state %.1f ms, refresh %.1f ms, total %.1f ms\n",
+                   std::chrono::duration<double>(at - range.start).count(),
+                   replay.lastStateFolded() ? "folded" : "keyframe", replay.lastStateCopied() ? "+copy" : "",
+                   ms(replay.lastStateNs()), ms(window.lastRefreshNs()), ms(total));
     if (replay.lastStateFolded()) ++folded;
     if (replay.lastStateCopied()) ++copied;
     refresh.record(window.lastRefreshNs());
