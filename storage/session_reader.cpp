@@ -475,7 +475,8 @@ bool SessionReader::prefix_at(std::int64_t session, TimePoint t, observe::System
 
 bool SessionReader::advance(std::int64_t session, observe::SystemState& state, FoldPoint& point,
                             TimePoint t) const {
-  if (t < point.reach) return false;  // the state holds items after t
+  if (t < point.reach)
+    throw std::invalid_argument("advance: the state holds items after the time asked for (make it with prefix_at)");
   return guarded([&] {
     const ReadSnapshot snapshot(*db_);
     FoldPoint at = point;

@@ -91,8 +91,9 @@ void ReplaySession::computeState() {
   timer.start();
   std::vector<std::unique_ptr<observe::SystemState>> retiring;
   // Forward and not far: fold what came in between onto the state at the last place (no keyframe
-  // to decode, nothing copied, nothing freed), as a live session folds. Far (the keyframe before the
-  // cursor is more than a keyframe's decoding past that place) or backward: from the keyframe.
+  // to decode, and, unless the cursor's state has a rest, nothing copied), as a live session folds.
+  // Far (the keyframe before the cursor is more than a keyframe's decoding past that place) or
+  // backward: from the keyframe.
   bool complete = false, folded = false;
   if (base_ && pointValid_ && cursor_ >= point_.reach) {
     try {

@@ -210,6 +210,36 @@ class TestScrub : public QObject {
     QVERIFY(folded < 120);
   }
 
+  // The reader's three steps, alone: the state at the place before t, moved forward, and the rest
+  // on a copy, equal state_at at each time; a place cannot be moved back.
+  void the_reader_folds_forward_from_a_place_and_refuses_to_go_back() {
+    const auto file = synthetic();
+    QVERIFY(!file.empty());
+    const as::SessionReader r(file);
+    const auto s = r.session(1);
+    obs::SystemState base;
+    as::SessionReader::FoldPoint point;
+    const auto at = [&](int tenths) { return s.start_time + s.duration() * tenths / 10; };
+    bool complete = r.prefix_at(1, at(1), base, point);
+    for (int tenths = 1; tenths <= 10; ++tenths) {
+      if (tenths > 1) complete = r.advance(1, base, point, at(tenths));
+      obs::SystemState shown = base;
+      if (!complete) r.fold_rest(1, shown, point, at(tenths));
+      QVERIFY2(shown == r.state_at(1, at(tenths), {.use_keyframes = false}), qPrintable(QString::number(tenths)));
+      QVERIFY(point.reach <= at(tenths));
+    }
+    QVERIFY(base.events_applied() > 0);
+    const auto before = point;
+    bool refused = false;
+    try {
+      (void)r.advance(1, base, point, at(5));
+    } catch (const std::invalid_argument&) {
+      refused = true;
+    }
+    QVERIFY(refused);
+    QVERIFY(point == before);
+  }
+
   // A drag backwards starts at a keyframe at every step (a state cannot be folded backwards), and
   // every step equals the fold from the start.
   void a_drag_backwards_starts_at_keyframes_and_equals_the_fold_from_the_start() {

@@ -205,12 +205,13 @@ class SessionReader {
   /// The state at the longest place of the recording order whose items are all at or before `t`,
   /// from the nearest keyframe; `point` says where that is. fold_rest then makes it state_at(t);
   /// advance moves it to a later time without a keyframe. Returns whether it is state_at(t)
-  /// already (nothing is left for fold_rest).
+  /// already: nothing is left for fold_rest, or only polls without samples or drops no later
+  /// than the state's clock, which would change nothing.
   bool prefix_at(std::int64_t session, TimePoint t, observe::SystemState& state, FoldPoint& point) const;
   /// Folds onto `state`, which is the state at `point`, what follows `point` in recording order
   /// while its items are at or before `t`, and moves `point` there: the state is then what
-  /// prefix_at(t) gives. Needs t >= point.reach (returns false and changes nothing otherwise).
-  /// Returns whether the state is then state_at(t) (see prefix_at). If it throws (RecordingError),
+  /// prefix_at(t) gives, and the return value is prefix_at's. Needs t >= point.reach (throws
+  /// std::invalid_argument otherwise: the state holds items after t). If it throws RecordingError,
   /// `state` is part of the way and `point` is unchanged: make the state again with prefix_at.
   bool advance(std::int64_t session, observe::SystemState& state, FoldPoint& point, TimePoint t) const;
   /// Folds onto `state`, which is the state at `point` (t >= point.reach), the rest of what
