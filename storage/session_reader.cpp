@@ -515,6 +515,45 @@ void SessionReader::fold_rest(std::int64_t session, observe::SystemState& state,
   });
 }
 
+bool SessionReader::fold_rest_in_place(std::int64_t session, observe::SystemState& state, const FoldPoint& point,
+                                       TimePoint t, observe::SystemState::StatsUndo& undo) const {
+  if (t < point.reach)
+    throw std::invalid_argument("fold_rest_in_place: the state holds items after the time asked for");
+  return guarded([&] {
+    const ReadSnapshot snapshot(*db_);
+    if (last_seq_at(session, t, point.seq) > point.seq) return false;  // events in the rest
+    // Each poll as StateFeed::fold_poll folds it under recorded_rules(): its samples in order (none
+    // is held back), a sample for no actor that moves the clock to its time, then its drops.
+    Statement p = db_->prepare(
+        "SELECT poll, dropped, t_ns FROM stats_polls WHERE session_id = ? AND poll > ? AND t_ns <= ? ORDER BY poll");
+    p.bind(1, session);
+    p.bind(2, static_cast<std::int64_t>(point.poll));
+    p.bind(3, observe::to_ns(t));
+    Statement b = db_->prepare(std::string("SELECT poll, ") + sample_columns(format_) +
+                               " FROM actor_stats WHERE session_id = ? AND poll > ? ORDER BY poll, rowid");
+    b.bind(1, session);
+    b.bind(2, static_cast<std::int64_t>(point.poll));
+    bool b_more = b.step();
+    while (p.step()) {
+      const auto number = static_cast<std::uint64_t>(p.int64(0));
+      while (b_more) {
+        const auto of = static_cast<std::uint64_t>(b.int64(0));
+        if (of > number) break;
+        if (of < number)
+          throw std::invalid_argument("actor_stats refers to poll " + std::to_string(of) +
+                                      ", which stats_polls does not have");
+        state.apply(read_sample(b, 1), undo);
+        b_more = b.step();
+      }
+      observe::StatsSample heartbeat;
+      heartbeat.end = observe::time_from_ns(p.int64(2));
+      state.apply(heartbeat, undo);
+      state.add_dropped(static_cast<std::uint64_t>(p.int64(1)), undo);
+    }
+    return true;
+  });
+}
+
 std::uint64_t SessionReader::keyframe_seq_at(std::int64_t session, TimePoint t) const {
   return guarded([&] {
     Statement k = db_->prepare(

@@ -95,6 +95,11 @@ void ReplaySession::computeState() {
   // Far (the keyframe before the cursor is more than a keyframe's decoding past that place) or
   // backward: from the keyframe.
   bool complete = false, folded = false;
+  // base_ may hold the last step's rest, applied in place: take it back first (it is at point_).
+  if (base_ && undoPending_) {
+    base_->undo(undo_);
+    undoPending_ = false;
+  }
   if (base_ && pointValid_ && cursor_ >= point_.reach) {
     try {
       const auto budget = kKeyframeCostEvents +
@@ -134,10 +139,40 @@ void ReplaySession::computeState() {
   }
   // The state at the cursor: the one at the place, or a copy of it with the rest folded on.
   lastCopied_ = !complete;
+  lastRest_ = !complete;
   if (complete) {
     retiring.push_back(std::move(tailed_));
     shown_ = base_.get();
   } else {
+    // A rest of polls only is applied onto base_ itself and taken back at the next step (a few
+    // counters per sample); a rest with events is folded onto a copy.
+    bool inPlace = false;
+    try {
+      undoPending_ = true;
+      inPlace = reader_->fold_rest_in_place(info_.id, *base_, point_, cursor_, undo_);
+      undoPending_ = inPlace;
+    } catch (const RecordingError& e) {
+      base_->undo(undo_);
+      undoPending_ = false;
+      if (shown_ == nullptr) throw;
+      shown_ = base_.get();
+      retire(std::move(retiring));
+      emit readFailed(QString::fromUtf8(e.what()));
+      emit updated();
+      return;
+    }
+    if (inPlace) {
+      lastCopied_ = false;
+      retiring.push_back(std::move(tailed_));
+      shown_ = base_.get();
+      retire(std::move(retiring));
+      aheadCurrent_ = false;
+      computedFor_ = cursor_;
+      lastFolded_ = folded;
+      lastStateNs_ = static_cast<std::uint64_t>(timer.nsecsElapsed());
+      emit updated();
+      return;
+    }
     auto tailed = std::make_unique<observe::SystemState>(*base_);
     try {
       reader_->fold_rest(info_.id, *tailed, point_, cursor_);

@@ -95,6 +95,8 @@ class ReplaySession : public Session {
   /// Whether the last state computation copied the state at the place before the cursor to add
   /// the rest (see base_).
   bool lastStateCopied() const noexcept { return lastCopied_; }
+  /// Whether the last state computation had a rest past the place (copied or applied in place).
+  bool lastStateHadRest() const noexcept { return lastRest_; }
   /// Folding forward is chosen over state_at while the keyframe state_at would start from is no
   /// more than this many events past the state shown, plus this many per actor: what decoding a
   /// keyframe image (and freeing the state it replaces) costs, in events folded (measured with
@@ -133,6 +135,10 @@ class ReplaySession : public Session {
   const observe::SystemState* shown_ = nullptr;
   SessionReader::FoldPoint point_;
   bool pointValid_ = false;  ///< base_ is exactly the state at point_ (a failed read may break it)
+  /// The rest of the cursor's state applied onto base_ in place (polls only), to take back before
+  /// base_ moves on (SessionReader::fold_rest_in_place).
+  observe::SystemState::StatsUndo undo_;
+  bool undoPending_ = false;
   /// The states replaced by the last step: kept one step longer, so that the next one is never
   /// made at the address of one a view was given.
   std::vector<std::unique_ptr<observe::SystemState>> retired_;
@@ -142,6 +148,7 @@ class ReplaySession : public Session {
   TimePoint computedFor_ = TimePoint::min();
   bool lastFolded_ = false;
   bool lastCopied_ = false;
+  bool lastRest_ = false;
   bool pending_ = false;
   bool following_ = false;
   bool atTail_ = false;

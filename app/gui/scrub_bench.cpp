@@ -241,7 +241,8 @@ int main(int argc, char** argv) {
 
   as::observe::LogHistogram step, state, refresh, paint;
   int folded = 0;  // steps that folded forward from the state shown (the rest started at a keyframe)
-  int copied = 0;  // steps whose state had items past the place it folded to (a copy with the rest)
+  int copied = 0;  // steps whose state had items past the place it folded to, folded onto a copy
+  int rests = 0;   // steps whose state had such a rest (copied, or polls applied in place)
   auto oneStep = [&](as::TimePoint at) {
     QElapsedTimer s;
     s.start();
@@ -259,6 +260,7 @@ int main(int argc, char** argv) {
                    ms(replay.lastStateNs()), ms(window.lastRefreshNs()), ms(total));
     if (replay.lastStateFolded()) ++folded;
     if (replay.lastStateCopied()) ++copied;
+    if (replay.lastStateHadRest()) ++rests;
     refresh.record(window.lastRefreshNs());
     paint.record(total - std::min(total, replay.lastStateNs() + window.lastRefreshNs()));
   };
@@ -270,8 +272,8 @@ int main(int argc, char** argv) {
   std::minstd_rand rng(11);
   for (int i = 0; i < jumps; ++i) oneStep(range.start + span * static_cast<std::int64_t>(rng() % 10'000) / 10'000);
 
-  // What a step pays when the cursor's state has items past the place it folded to (a poll that
-  // carries samples, recorded after events later than the cursor): a copy of the whole state.
+  // What a step pays when the cursor's state has events past the place it folded to (events before
+  // the cursor recorded after a later poll): a copy of the whole state.
   as::observe::LogHistogram copy;
   for (int i = 0; i < 5; ++i) {
     QElapsedTimer c;
@@ -285,14 +287,14 @@ int main(int argc, char** argv) {
   std::printf("  open + first picture: %.1f ms; then the timeline's density and markers: %.1f ms\n", openMs, timelineMs);
   std::printf("  scrub step (%d drag%s + %d jumps): p50 %.1f ms  p99 %.1f ms  max %.1f ms\n", drag, reverse ? " backwards" : "", jumps,
               ms(step.percentile(50)), ms(step.percentile(99)), ms(step.max()));
-  std::printf("      %d of the steps folded forward from the state shown, %d started at a keyframe; %d copied it to "
-              "add what follows a poll\n",
-              folded, drag + jumps - folded, copied);
+  std::printf("      %d of the steps folded forward from the state shown, %d started at a keyframe; %d had a rest past "
+              "the place they folded to, %d of them folded onto a copy\n",
+              folded, drag + jumps - folded, rests, copied);
   std::printf("      of which: state_at p50 %.1f p99 %.1f ms; view refresh p50 %.1f p99 %.1f ms; paint p50 %.1f p99 "
               "%.1f ms\n",
               ms(state.percentile(50)), ms(state.percentile(99)), ms(refresh.percentile(50)), ms(refresh.percentile(99)),
               ms(paint.percentile(50)), ms(paint.percentile(99)));
-  std::printf("  a copy of the state (what a step pays when it has a rest to add): p50 %.1f ms (%zu actors)\n",
+  std::printf("  a copy of the state (what a step pays when its rest holds events): p50 %.1f ms (%zu actors)\n",
               ms(copy.percentile(50)), replay.state().actors().size());
   if (json) {
     QFile f(QString::fromStdString(*json));
@@ -311,6 +313,8 @@ int main(int argc, char** argv) {
                                       {"refresh_p99_ms", ms(refresh.percentile(99))},
                                       {"paint_p99_ms", ms(paint.percentile(99))},
                                       {"steps_folded_forward", folded},
+                                      {"steps_with_a_rest", rests},
+                                      {"steps_copied", copied},
                                       {"steps", drag + jumps}})
                 .toJson());
   }

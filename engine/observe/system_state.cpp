@@ -350,6 +350,74 @@ bool SystemState::apply(const Event& e) {
   return true;
 }
 
+void SystemState::apply(const StatsSample& s, StatsUndo& undo) {
+  if (!undo.begun) {
+    undo.begun = true;
+    undo.time = time_;
+    undo.dropped = dropped_;
+  }
+  if (const auto it = actors_.find(s.actor); it != actors_.end()) {
+    const ActorRecord& a = it->second;
+    StatsUndo::Change c;
+    c.actor = a.id;
+    c.handled = a.handled;
+    c.sent = a.sent;
+    c.timed = a.timed;
+    c.mailbox_depth = a.mailbox_depth;
+    c.mailbox_max = a.mailbox_max;
+    c.queue_time = a.queue_time;
+    c.handling_time = a.handling_time;
+    c.busy = a.busy;
+    const std::size_t before = a.history.size();
+    if (!a.history.empty()) c.back = a.history.back();
+    const auto front = a.history.begin();
+    // apply() pushes a point when the sample's bucket is past the back one (popping from the
+    // front beyond the limit), else adds to the back one: note which, and what a push pops.
+    const auto bucket_len = std::max<std::int64_t>(1, to_ns(limits_.history_bucket));
+    c.pushed = a.history.empty() || a.history.back().bucket < to_ns(s.end) / bucket_len;
+    if (c.pushed) {
+      const std::size_t pops = before + 1 > limits_.history_points ? before + 1 - limits_.history_points : 0;
+      c.popped.assign(front, front + static_cast<std::ptrdiff_t>(std::min(pops, before)));
+    }
+    undo.changes.push_back(std::move(c));
+  }
+  apply(s);
+}
+
+void SystemState::add_dropped(std::uint64_t events, StatsUndo& undo) {
+  if (!undo.begun) {
+    undo.begun = true;
+    undo.time = time_;
+    undo.dropped = dropped_;
+  }
+  add_dropped(events);
+}
+
+void SystemState::undo(StatsUndo& undo) {
+  for (auto c = undo.changes.rbegin(); c != undo.changes.rend(); ++c) {
+    ActorRecord& a = actors_.at(c->actor);
+    a.handled = c->handled;
+    a.sent = c->sent;
+    a.timed = c->timed;
+    a.mailbox_depth = c->mailbox_depth;
+    a.mailbox_max = c->mailbox_max;
+    a.queue_time = c->queue_time;
+    a.handling_time = c->handling_time;
+    a.busy = c->busy;
+    if (c->pushed) {
+      if (!a.history.empty()) a.history.pop_back();  // (none kept when the limit is 0 points)
+      a.history.insert(a.history.begin(), c->popped.begin(), c->popped.end());
+    } else {
+      a.history.back() = c->back;
+    }
+  }
+  if (undo.begun) {
+    time_ = undo.time;
+    dropped_ = undo.dropped;
+  }
+  undo = {};
+}
+
 void SystemState::apply(const StatsSample& s) {
   if (s.end > time_) time_ = s.end;
   auto it = actors_.find(s.actor);

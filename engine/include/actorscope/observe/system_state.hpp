@@ -183,6 +183,28 @@ class SystemState {
   /// Whether `event` only repeats what the state already says (apply would ignore it).
   bool repeats(const Event& event) const;
   void apply(const StatsSample& sample);
+  /// What applying statistics changed, to take it back exactly (a replay shows the polls recorded
+  /// past the place it folds from, then goes on from that place: SessionReader::FoldPoint).
+  struct StatsUndo {
+    TimePoint time{};
+    std::uint64_t dropped = 0;
+    struct Change {
+      ActorId actor{};
+      std::uint64_t handled = 0, sent = 0, timed = 0, mailbox_depth = 0, mailbox_max = 0;
+      Duration queue_time{}, handling_time{}, busy{};
+      bool pushed = false;  ///< a history point was pushed at the back (else the back one changed)
+      ActorRecord::HistoryPoint back{};                    ///< the back point before, when not pushed
+      std::vector<ActorRecord::HistoryPoint> popped;       ///< the points the push pushed out, in order
+    };
+    std::vector<Change> changes;
+    bool begun = false;
+  };
+  /// apply(sample), noting in `undo` what it changed (the first call notes the clock and drops).
+  void apply(const StatsSample& sample, StatsUndo& undo);
+  /// add_dropped(events), noted in `undo` (with apply's).
+  void add_dropped(std::uint64_t events, StatsUndo& undo);
+  /// Takes back everything noted in `undo` (which must be the last change made), and clears it.
+  void undo(StatsUndo& undo);
   /// Events the engine could not deliver (full buffers). Counted, never silently lost.
   void add_dropped(std::uint64_t events) noexcept { dropped_ += events; }
 

@@ -218,6 +218,13 @@ class SessionReader {
   /// state_at(t) holds: the state is then state_at(t), and no longer at any place (do not advance
   /// it). Fold onto a copy of the state at `point` to keep that one going.
   void fold_rest(std::int64_t session, observe::SystemState& state, const FoldPoint& point, TimePoint t) const;
+  /// fold_rest without a copy, when the rest is polls only (a poll at or before t folded after an
+  /// event after t): applies them onto `state` itself, the state at `point`, noting in `undo` what
+  /// they changed, so that state.undo(undo) brings it back to `point` (before advance goes on).
+  /// Returns false and changes nothing when the rest holds events (then fold_rest onto a copy).
+  /// If it throws (RecordingError), what it applied is in `undo`.
+  bool fold_rest_in_place(std::int64_t session, observe::SystemState& state, const FoldPoint& point, TimePoint t,
+                          observe::SystemState::StatsUndo& undo) const;
   /// The seq of the keyframe state_at(t) starts from (0: the session's first, the empty state).
   std::uint64_t keyframe_seq_at(std::int64_t session, TimePoint t) const;
 
