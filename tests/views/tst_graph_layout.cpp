@@ -64,8 +64,7 @@ class TestGraphLayout : public QObject {
     s.spawn(4, 2, "w4");
     s.spawn(5, 1, "sup-b");
     s.spawn(6, 5, "w6");
-    Layout layout;
-    layout.update(s.state, {});
+    const Layout layout = v::layOutSupervisionGraph(s.state, {});
     // Depth-first, each supervisor on the row of its first child; under each supervisor's children
     // one row stays free for its aggregate nodes, so that their coming never moves an actor.
     QCOMPARE(places(layout), (QStringList{QStringLiteral("root@0,0"), QStringLiteral("sup-a@1,0"),
@@ -94,7 +93,7 @@ class TestGraphLayout : public QObject {
     Layout layout;
     for (int round = 0; round < 3; ++round) {
       // Laying the same state out again rebuilds the aggregates, never adds to them.
-      layout.update(s.state, {});
+      layout = v::layOutSupervisionGraph(s.state, {}, layout);
       const auto byParent = aggregatesByParent(layout);
       const int a = layout.indexOf(id(2));
       const int b = layout.indexOf(id(3));
@@ -125,7 +124,7 @@ class TestGraphLayout : public QObject {
     const int rowOfB = layout.nodes()[static_cast<std::size_t>(layout.indexOf(id(3)))].row;
     s.advance(Layout::kExitsShownFor + 1s);
     s.tick();
-    layout.update(s.state, {});
+    layout = v::layOutSupervisionGraph(s.state, {}, layout);
     QCOMPARE(aggregatesByParent(layout).size(), std::size_t{2});
     QCOMPARE(layout.nodes()[static_cast<std::size_t>(layout.indexOf(id(3)))].row, rowOfB);
     verifyNoOverlaps(layout);
@@ -145,18 +144,18 @@ class TestGraphLayout : public QObject {
         s.spawn(next, sup, "w-" + std::to_string(next));
         if (c % 4 == 0) s.spawn(next + 1000, next, "leaf-" + std::to_string(next));
       }
-      layout.update(s.state, {});
+      layout = v::layOutSupervisionGraph(s.state, {}, layout);
       verifyNoOverlaps(layout);
     }
     for (std::uint64_t pid = 10; pid < next; pid += 3) {
       s.stop(pid);
       s.spawn(pid + 5000, 2 + pid % 5, "new-" + std::to_string(pid));
-      layout.update(s.state, {});
+      layout = v::layOutSupervisionGraph(s.state, {}, layout);
       verifyNoOverlaps(layout);
     }
-    layout.update(s.state, {.showStopped = true});
+    layout = v::layOutSupervisionGraph(s.state, {.showStopped = true}, layout);
     verifyNoOverlaps(layout);
-    layout.clear();
+    layout = {};  // a new session
     QVERIFY(layout.nodes().empty());
     QCOMPARE(layout.rowCount(), 0);
   }

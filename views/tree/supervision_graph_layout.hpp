@@ -1,11 +1,15 @@
-// SupervisionGraphLayout: where each actor of the supervision graph goes, as rows and columns (no
-// widgets, so it is tested alone). The layout is stable: an actor keeps its row while it lives.
-// Every supervisor keeps a list of places for its children; a child keeps its place for its whole
-// life, a new child takes the first free place (a replacement takes the place of the child it
-// replaces) or a new one at the end, and a place's height only grows while the place exists. Rows
-// above an actor therefore never shrink under it, and a supervisor sits on the row of its first
-// place, so its own children never move it either. A row under each supervisor's children is kept
-// for the aggregate nodes ("+ N more", the children that exited lately).
+// SupervisionGraphLayout: where each actor of the supervision graph goes, as rows and columns. It is
+// a value made by one pure function, layOutSupervisionGraph(state, options, previous), with no
+// widgets and no fonts, so it is tested alone like the models.
+//
+// The layout is stable: an actor keeps its row while it lives. Every supervisor keeps a list of
+// places for its children; a child keeps its place for its whole life, a new child takes the first
+// free place (a replacement takes the place of the child it replaces) or a new one at the end, and a
+// place's height only grows while the place exists. Rows above an actor therefore never shrink
+// under it, and a supervisor sits on the row of its first place, so its own children never move it
+// either. A row under each supervisor's children is kept for the aggregate nodes ("+ N more", the
+// children that exited lately). The places are part of the value: the caller passes the previous
+// layout back in, and that is the only memory between updates.
 #pragma once
 
 #include "common/health.hpp"
@@ -42,12 +46,8 @@ class SupervisionGraphLayout {
     int depth = 0;    ///< column
     int row = 0;      ///< row from the top, 0-based; stable while the actor lives
     QString search;   ///< lower-case name, type and id
-  };
 
-  struct Options {
-    bool showStopped = false;
-    /// Shown even when it is beyond the children shown of its supervisor.
-    ActorId selected{};
+    friend bool operator==(const Node&, const Node&) = default;
   };
 
   /// A supervisor with more children than this shows the first places and one "+ N more" node.
@@ -55,10 +55,17 @@ class SupervisionGraphLayout {
   /// Children that exited this recently are folded into one node per supervisor.
   static constexpr auto kExitsShownFor = std::chrono::milliseconds(2500);
 
-  /// Lays out `state`, keeping every live actor where it was in the previous update.
-  void update(const observe::SystemState& state, const Options& options);
-  /// Forgets every place (a new session).
-  void clear();
+  struct Options {
+    bool showStopped = false;
+    /// Shown even when it is beyond the children shown of its supervisor.
+    ActorId selected{};
+    /// The crowd threshold: a supervisor with more children draws kMaxChildrenShown - 1 of them
+    /// and one "+ N more" node. At least 1 (1 folds every child of a crowd into the aggregate).
+    int maxChildrenShown = kMaxChildrenShown;
+  };
+
+  /// The empty layout: no nodes and no places (a new session).
+  SupervisionGraphLayout() = default;
 
   const std::vector<Node>& nodes() const noexcept { return nodes_; }
   /// Rows in use (the height of the drawing, in rows), and the deepest column.
@@ -67,10 +74,19 @@ class SupervisionGraphLayout {
   /// The node of an actor, or -1.
   int indexOf(ActorId id) const;
 
+  /// Equal nodes and equal kept places: what the next update would start from is the same too.
+  friend bool operator==(const SupervisionGraphLayout&, const SupervisionGraphLayout&) = default;
+
  private:
+  friend SupervisionGraphLayout layOutSupervisionGraph(const observe::SystemState& state, const Options& options,
+                                                       SupervisionGraphLayout previous);
+  class Builder;  // the walk that fills a layout (in the .cpp)
+
   struct Slot {
     ActorId occupant{};  ///< invalid: free (a gap, until a new child takes it)
     int rows = 1;        ///< the most rows its occupants' subtrees have needed
+
+    friend bool operator==(const Slot&, const Slot&) = default;
   };
   /// The places of one supervisor's children (and of the roots).
   struct Block {
@@ -78,28 +94,27 @@ class SupervisionGraphLayout {
     /// Rows under the places for "+ N more" and the children that exited lately: kept from the
     /// first child on, so that their coming and going never moves an actor.
     int extraRows = 1;
+
+    friend bool operator==(const Block&, const Block&) = default;
   };
 
-  int place(const observe::SystemState& state, const observe::ActorRecord& actor, int parent, int depth, int row);
-  int placeChildren(const observe::SystemState& state, Block& block, const std::vector<const observe::ActorRecord*>& kids,
-                    int parent, int depth, int row, std::size_t shownLimit,
-                    const std::vector<const observe::ActorRecord*>& exited);
-  static void assign(Block& block, const std::vector<const observe::ActorRecord*>& kids);
-  /// The two kinds of node that stand for several children: the ones beyond the places shown of a
-  /// crowd ("+ N more"), and the ones that exited lately.
-  enum class Aggregate { more, exits };
-  /// An aggregate node for `members` (counts, label, detail, colour), not yet placed.
-  static Node aggregateNode(Aggregate kind, const std::vector<const observe::ActorRecord*>& members);
-  Node nodeFor(const observe::SystemState& state, const observe::ActorRecord& actor) const;
-
-  Options options_;
-  TimePoint now_{};
-  Block roots_;
-  std::unordered_map<ActorId, Block> blocks_;
+  // What is drawn.
   std::vector<Node> nodes_;
   std::unordered_map<ActorId, int> index_;
   int rows_ = 0;
   int maxDepth_ = 0;
+  // The places kept for the next update: the roots', and those of every supervisor drawn.
+  Block roots_;
+  std::unordered_map<ActorId, Block> blocks_;
 };
+
+/// Lays out `state`. Every actor of `previous` (the layout of the last update; the empty layout for
+/// a new session) that is still drawn keeps its place; `previous` is taken by value, so a caller
+/// that keeps only the latest layout moves it in and nothing is copied. The result depends on its
+/// arguments alone: the same state, options and previous layout always give the same layout.
+/// Throws std::invalid_argument when `options.maxChildrenShown` is below 1.
+SupervisionGraphLayout layOutSupervisionGraph(const observe::SystemState& state,
+                                              const SupervisionGraphLayout::Options& options,
+                                              SupervisionGraphLayout previous = {});
 
 }  // namespace actorscope::views

@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace actorscope::views {
 namespace {
@@ -53,7 +54,7 @@ SupervisionGraphCanvas::SupervisionGraphCanvas(ActorSelection* selection, ActorC
 }
 
 void SupervisionGraphCanvas::clear() {
-  layout_.clear();
+  layout_ = {};  // a new session starts with no places
   columnWidth_.clear();
   columnX_.clear();
   userZoomed_ = false;
@@ -116,7 +117,10 @@ QPointF SupervisionGraphCanvas::origin() const {
 }
 
 void SupervisionGraphCanvas::setState(const observe::SystemState& state) {
-  layout_.update(state, {.showStopped = showStopped_, .selected = selection_->current()});
+  // The layout is a function of the state; the places it keeps come back in through the previous
+  // layout, which this canvas only stores.
+  layout_ = layOutSupervisionGraph(state, {.showStopped = showStopped_, .selected = selection_->current()},
+                                   std::move(layout_));
   fitColumns();
   autoFit();
   const bool anyFlash = std::any_of(nodes().begin(), nodes().end(), [](const Node& n) { return n.flashing; });

@@ -1,5 +1,5 @@
 // SupervisionGraphView: the supervision tree drawn as a graph, supervisors on the left and their
-// children to the right, each actor in a place it keeps while it lives (SupervisionGraphLayout).
+// children to the right, each actor in a place it keeps while it lives (layOutSupervisionGraph).
 // Nodes are coloured by status, carry a mailbox-depth badge and flash red for a few seconds after
 // a failure; a supervisor with many children shows the first ones and one aggregate node for the
 // rest, so 10,000 actors still draw as a readable picture.
@@ -85,6 +85,7 @@ class SupervisionGraphCanvas : public QAbstractScrollArea {
 
   ActorSelection* selection_;
   ActorControl* control_;
+  /// The latest layout: what is painted and hit-tested, and the previous layout of the next update.
   SupervisionGraphLayout layout_;
   std::vector<double> columnWidth_;  ///< per depth
   std::vector<double> columnX_;
