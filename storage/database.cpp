@@ -56,6 +56,10 @@ void Statement::bind(int index, std::int64_t value) {
   check_bind(db_, sqlite3_bind_int64(stmt_, index, value));
 }
 
+void Statement::bind(int index, double value) {
+  check_bind(db_, sqlite3_bind_double(stmt_, index, value));
+}
+
 void Statement::bind(int index, std::string_view text) {
   check_bind(db_, sqlite3_bind_text64(stmt_, index, text.data(), text.size(), SQLITE_STATIC, SQLITE_UTF8));
 }
@@ -101,6 +105,10 @@ std::int64_t Statement::int64(int column) const noexcept {
 std::optional<std::int64_t> Statement::optional_int64(int column) const noexcept {
   if (is_null(column)) return std::nullopt;
   return sqlite3_column_int64(stmt_, column);
+}
+
+double Statement::real(int column) const noexcept {
+  return sqlite3_column_double(stmt_, column);
 }
 
 std::string_view Statement::text(int column) const noexcept {
@@ -207,6 +215,14 @@ std::optional<std::int64_t> Database::scalar(std::string_view sql) {
   Statement s = prepare(sql);
   if (!s.step()) return std::nullopt;
   return s.optional_int64(0);
+}
+
+std::int64_t Database::last_insert_rowid() const noexcept {
+  return sqlite3_last_insert_rowid(db_);
+}
+
+bool Database::in_transaction() const noexcept {
+  return sqlite3_get_autocommit(db_) == 0;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -41,6 +41,7 @@ class Statement {
   // Binding (1-based, as SQLite counts). Text and blobs are not copied: they must stay alive until
   // the statement is reset.
   void bind(int index, std::int64_t value);
+  void bind(int index, double value);
   void bind(int index, std::string_view text);
   void bind_blob(int index, std::string_view bytes);
   void bind_null(int index);
@@ -68,6 +69,7 @@ class Statement {
   bool is_null(int column) const noexcept;
   std::int64_t int64(int column) const noexcept;
   std::optional<std::int64_t> optional_int64(int column) const noexcept;
+  double real(int column) const noexcept;
   /// Valid until the next step or reset.
   std::string_view text(int column) const noexcept;
   std::string_view blob(int column) const noexcept;
@@ -93,6 +95,10 @@ class Database {
   Statement prepare(std::string_view sql) { return Statement(db_, sql); }
   /// The first column of the first row of `sql`, or nullopt if it returns no row or NULL.
   std::optional<std::int64_t> scalar(std::string_view sql);
+  /// The rowid of the last row inserted on this connection.
+  std::int64_t last_insert_rowid() const noexcept;
+  /// Whether a transaction is open (so that a failure knows whether to roll back).
+  bool in_transaction() const noexcept;
 
  private:
   sqlite3* db_ = nullptr;

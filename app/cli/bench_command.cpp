@@ -6,6 +6,7 @@
 #include "cli/command.hpp"
 
 #include <actorscope/benchmarks.hpp>
+#include <actorscope/benchmarks/history_store.hpp>
 
 #include "recording_suite.hpp"
 

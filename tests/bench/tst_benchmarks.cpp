@@ -10,6 +10,7 @@
 
 #ifndef Q_MOC_RUN
 #include <actorscope/benchmarks.hpp>
+#include <actorscope/benchmarks/history_store.hpp>
 
 #include <cmath>
 #include <fstream>

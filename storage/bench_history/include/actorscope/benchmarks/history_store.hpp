@@ -1,17 +1,21 @@
 // HistoryStore: the benchmark history, one SQLite file that every run is appended to, so that the
 // app can chart a benchmark across commits. Its schema is documented in docs/RECORDING-FORMAT.md
-// ("Benchmark history").
+// ("Benchmark history"). It lives in storage/bench_history (actorscope::bench_history), beside the
+// SQLite wrapper it uses, so that the benchmark suite under engine/ needs no SQLite.
 #pragma once
 
 #include <actorscope/benchmarks/runner.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-struct sqlite3;
+namespace actorscope::storage {
+class Database;
+}
 
 namespace actorscope::bench {
 
@@ -77,7 +81,7 @@ class HistoryStore {
   /// Sets PRAGMA user_version (inside the caller's transaction).
   void set_version(std::int64_t version) const;
   std::string path_;
-  sqlite3* db_ = nullptr;
+  std::unique_ptr<storage::Database> db_;
 };
 
 }  // namespace actorscope::bench
