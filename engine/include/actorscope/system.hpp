@@ -23,6 +23,10 @@
 
 namespace actorscope {
 
+namespace observe {
+class StatsPoller;
+}
+
 template <class A>
 using SpawnResult = Expected<ActorRef<message_t<A>>, SpawnError>;
 
@@ -122,9 +126,12 @@ class System {
   /// The exact counters of every live actor, in spawn order (no observer needed).
   std::vector<ActorStats> stats() const { return core_->stats(); }
 
+ private:
+  // The engine's own parts that are given a System and work on its core. The core is a detail
+  // type, so it is not part of what a user sees or calls.
+  friend class observe::StatsPoller;
   detail::SystemCore& core() const noexcept { return *core_; }
 
- private:
   template <class A>
   SpawnResult<A> spawn_impl(A actor, SpawnOptions options, arguments_t<A> args, detail::CellCore* supervisor) {
     using M = message_t<A>;
