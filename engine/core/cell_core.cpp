@@ -90,7 +90,7 @@ class CellCore::CurrentCell {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Statistics and observation
+// Statistics (the observation hooks are in observation.cpp)
 
 ActorStats CellCore::stats() const noexcept {
   ActorStats s;
@@ -114,42 +114,6 @@ ActorStats CellCore::stats() const noexcept {
   return s;
 }
 
-void CellCore::note_send(MessageNode& n, std::uint8_t obs, std::string_view type) noexcept {
-  CellCore* sender = current_;
-  n.sender = sender != nullptr ? sender->id_.pid : 0;
-  // One message in `every` per receiver is sampled: it becomes a pair of events, and with sampled
-  // timing it is the only one timed. Offset by the actor's id, so that actors receiving at the
-  // same pace (a ring, a pool) are not all sampled in the same instant: the sampled stream stays
-  // smooth instead of coming in bursts.
-  bool sampled = true;
-  if ((obs & (kMessages | kSampledTiming)) != 0) {
-    const std::uint32_t every = sys_.sample_every();
-    sampled = every <= 1 || (received() + id_.pid) % every == 0;
-  }
-  // A message timed here (enqueued_ns set) is timed when it is handled too.
-  const bool timing = (obs & kTiming) != 0 || ((obs & kSampledTiming) != 0 && sampled);
-  TimePoint now{};
-  if (timing) {
-    now = runtime_.now();
-    n.enqueued_ns = observe::to_ns(now);
-  }
-  if ((obs & kMessages) == 0 || kind_ != CellKind::actor || !sampled) return;
-  n.trace = sys_.next_trace();
-  observe::Event e;
-  e.kind = observe::EventKind::message_sent;
-  e.lane = observe::Lane::message;
-  e.time = timing ? now : TimePoint{};
-  e.actor = sender != nullptr ? sender->id_ : ActorId{};
-  e.peer = id_;
-  e.trace = n.trace;
-  // What the sender was handling: the message in flight on its drain (a coroutine handler that
-  // resumed is still handling it), unless that is a supervision event.
-  if (sender != nullptr && sender->in_flight_ != nullptr && !sender->in_flight_is_supervision_)
-    e.cause = static_cast<const MessageNode*>(sender->in_flight_)->trace;
-  e.message_type = type;
-  sys_.emit_event(e);
-}
-
 void CellCore::note_mailbox_depth() noexcept {
   const std::uint64_t handled = handled_.load(std::memory_order_relaxed);
   const std::uint64_t received = this->received();
@@ -166,68 +130,6 @@ inline void CellCore::count_handled(bool failed) noexcept {
     if (sys_.observing() != 0) [[unlikely]]
       observe_handled(failed);
   }
-}
-
-void CellCore::observe_handled(bool failed) noexcept {
-  const std::uint8_t obs = sys_.observing();
-  auto& n = static_cast<MessageNode&>(*in_flight_);
-  const bool timing =
-      (obs & (kTiming | kSampledTiming)) != 0 && n.enqueued_ns != 0 && in_flight_started_ != TimePoint{};
-  Duration queue{}, handling{};
-  TimePoint end{};
-  if (timing) {
-    end = runtime_.now();
-    queue = in_flight_started_ - observe::time_from_ns(n.enqueued_ns);
-    handling = end - in_flight_started_;
-    if (queue < Duration::zero()) queue = Duration::zero();
-    bump(timed_);
-    bump(queue_ns_, static_cast<std::uint64_t>(observe::to_ns(queue)));
-    bump(handling_ns_, static_cast<std::uint64_t>(observe::to_ns(handling)));
-  }
-  if (n.trace == 0 || (obs & kMessages) == 0 || kind_ != CellKind::actor) return;
-  observe::Event e;
-  e.kind = observe::EventKind::message_handled;
-  e.lane = observe::Lane::message;
-  e.failed = failed;
-  e.timed = timing;
-  e.time = end;
-  e.actor = id_;
-  e.peer = ActorId{0, n.sender};
-  e.trace = n.trace;
-  e.queue = queue;
-  e.handling = handling;
-  e.thread = home_.load(std::memory_order_relaxed);  // settled: we are running
-  if (obs & kTypeNames) e.message_type = message_type(n);
-  sys_.emit_event(e);
-}
-
-void CellCore::observe_supervision(const SupervisionEvent& event) noexcept {
-  if (kind_ != CellKind::actor) return;
-  observe::Event e;
-  e.kind = observe::EventKind::supervision_delivered;
-  e.lane = observe::Lane::supervision;
-  e.actor = id_;
-  e.peer = event.actor().id();
-  try {
-    e.text = event.describe();
-  } catch (...) {  // no memory for the text: the event still counts
-  }
-  sys_.emit_event(e);
-}
-
-void CellCore::observe_exit(ExitKind kind, const std::string& text) noexcept {
-  if (kind_ != CellKind::actor) return;
-  observe::Event e;
-  e.kind = kind == ExitKind::stopped  ? observe::EventKind::stopped
-           : kind == ExitKind::failed ? observe::EventKind::failed
-                                      : observe::EventKind::killed;
-  e.lane = kind == ExitKind::killed ? observe::Lane::signal : observe::Lane::stop;
-  e.actor = id_;
-  try {
-    e.text = text;
-  } catch (...) {
-  }
-  sys_.emit_event(e);
 }
 
 void CellCore::dispose() noexcept {
@@ -571,13 +473,8 @@ void CellCore::complete_hook(Hook hook, HookResult r) noexcept {
       phase_ = Phase::running;
       advance_status(ActorStatus::running);
       if constexpr (kObserve) {
-        if (sys_.observing() != 0 && kind_ == CellKind::actor) [[unlikely]] {
-          observe::Event e;
-          e.kind = observe::EventKind::started;
-          e.actor = id_;
-          e.thread = home_.load(std::memory_order_relaxed);  // settled by now (a deferred home at spawn)
-          sys_.emit_event(e);
-        }
+        if (sys_.observing() != 0) [[unlikely]]
+          observe_started();
       }
       if (sys_.maybe_linked()) {
         if (Ref<CellCore> parent = sys_.supervisor_of(*this))

@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <iostream>
-#include <thread>
 
 namespace actorscope::detail {
 
@@ -50,23 +49,8 @@ Expected<void, SpawnError> SystemCore::start(CellCore& cell, CellCore* superviso
     return unexpected(SpawnError(SpawnError::Kind::name_taken, type(), std::move(detail)));
   }
   if constexpr (kObserve) {
-    if (observing() != 0 && cell.kind() == CellKind::actor) [[unlikely]] {
-      observe::Event e;
-      e.kind = observe::EventKind::spawned;
-      e.actor = cell.id();
-      e.peer = supervisor != nullptr ? supervisor->id() : ActorId{};
-      e.name = cell.name();
-      e.text = type();
-      e.thread = cell.placement().host;
-      emit_event(e);
-      if (!cell.name().empty()) {
-        observe::Event n;
-        n.kind = observe::EventKind::name_registered;
-        n.actor = cell.id();
-        n.name = cell.name();
-        emit_event(n);
-      }
-    }
+    if (observing() != 0) [[unlikely]]
+      observe_spawned(cell, supervisor);
   }
   HookResult started = cell.start_on_caller();
   if (started.kind == HookResult::Kind::failed) {
@@ -104,16 +88,8 @@ void SystemCore::on_stopping(CellCore& cell) noexcept {
     names_.erase(it);
   }
   if constexpr (kObserve) {
-    if (observing() != 0) [[unlikely]] {
-      observe::Event e;
-      e.kind = observe::EventKind::name_unregistered;
-      e.actor = cell.id();
-      try {
-        e.name = cell.name();
-      } catch (...) {
-      }
-      emit_event(e);
-    }
+    if (observing() != 0) [[unlikely]]
+      observe_name_released(cell);
   }
 }
 
@@ -192,13 +168,8 @@ Expected<void, LinkError> SystemCore::link(CellCore& child, CellCore& parent) {
     child.release();
   }
   if constexpr (kObserve) {
-    if (observing() != 0 && child.kind() == CellKind::actor) [[unlikely]] {
-      observe::Event e;
-      e.kind = observe::EventKind::linked;
-      e.actor = child.id();
-      e.peer = parent.id();
-      emit_event(e);
-    }
+    if (observing() != 0) [[unlikely]]
+      observe_link(child, parent, true);
   }
   return {};
 }
@@ -213,13 +184,8 @@ bool SystemCore::unlink(CellCore& child, const CellCore& parent) {
   old->release();
   child.release();
   if constexpr (kObserve) {
-    if (observing() != 0 && child.kind() == CellKind::actor) [[unlikely]] {
-      observe::Event e;
-      e.kind = observe::EventKind::unlinked;
-      e.actor = child.id();
-      e.peer = parent.id();
-      emit_event(e);
-    }
+    if (observing() != 0) [[unlikely]]
+      observe_link(child, parent, false);
   }
   return true;
 }
@@ -408,201 +374,6 @@ void SystemCore::log(const CellCore* who, std::string_view text) {
   std::clog << '[' << rec.actor.to_string();
   if (!rec.name.empty()) std::clog << ' ' << rec.name;
   std::clog << "] " << rec.text << '\n';
-}
-
-}  // namespace actorscope::detail
-
-namespace actorscope::detail {
-
-// ---------------------------------------------------------------------------------------------
-// Observation
-
-void SystemCore::emit_event(observe::Event& event) noexcept {
-  if constexpr (!kObserve) return;
-  for (;;) {
-    ObserverSet* set = observer_set_.load(std::memory_order_seq_cst);
-    if (set == nullptr) return;
-    set->emitting.fetch_add(1, std::memory_order_seq_cst);
-    // Pinned only if still published: detach swaps the set, then waits for its count to reach
-    // zero, so an emitter that lost the race never calls an observer that is going away.
-    if (observer_set_.load(std::memory_order_seq_cst) != set) {
-      set->emitting.fetch_sub(1, std::memory_order_seq_cst);
-      continue;
-    }
-    event.seq = event_seq_.fetch_add(1, std::memory_order_relaxed) + 1;
-    if (event.time == TimePoint{}) event.time = runtime_->now();
-    for (observe::Observer* o : set->observers) o->on_event(event);
-    set->emitting.fetch_sub(1, std::memory_order_seq_cst);
-    return;
-  }
-}
-
-void SystemCore::publish_observers(std::vector<observe::Observer*> list) {
-  // The caller holds observers_m_.
-  observe::Interest merged;
-  bool first = true;
-  for (observe::Observer* o : list) {
-    const observe::Interest i = o->interest();
-    merged = first ? i : merged.merged(i);
-    first = false;
-  }
-  std::uint8_t flags = 0;
-  if (!list.empty()) {
-    flags = kObserved;
-    if (merged.messages) flags |= kMessages;
-    if (merged.timing) flags |= merged.time_sampled_only ? kSampledTiming : kTiming;
-    if (merged.type_names) flags |= kTypeNames;
-  }
-  ObserverSet* next = nullptr;
-  if (!list.empty()) {
-    observer_sets_.push_back(std::make_unique<ObserverSet>());
-    next = observer_sets_.back().get();
-    next->observers = std::move(list);
-  }
-  obs_sample_.store(std::max<std::uint32_t>(1, merged.sample_every), std::memory_order_relaxed);
-  if (next != nullptr) {
-    // Attach: the set first, so a hook that sees the flags finds someone to tell.
-    ObserverSet* old = observer_set_.exchange(next, std::memory_order_seq_cst);
-    obs_flags_.store(flags, std::memory_order_seq_cst);
-    if (old != nullptr)
-      while (old->emitting.load(std::memory_order_seq_cst) != 0) std::this_thread::yield();
-  } else {
-    obs_flags_.store(0, std::memory_order_seq_cst);
-    ObserverSet* old = observer_set_.exchange(nullptr, std::memory_order_seq_cst);
-    if (old != nullptr)
-      while (old->emitting.load(std::memory_order_seq_cst) != 0) std::this_thread::yield();
-  }
-}
-
-void SystemCore::attach(observe::Observer& observer) {
-  if constexpr (!kObserve)
-    throw std::logic_error(
-        "actorscope: this build compiled observation out (ACTORSCOPE_WITH_OBSERVE=OFF); rebuild with it ON to attach "
-        "an observer");
-  std::lock_guard lk(observers_m_);
-  std::vector<observe::Observer*> list;
-  if (ObserverSet* cur = observer_set_.load(std::memory_order_acquire)) list = cur->observers;
-  if (std::find(list.begin(), list.end(), &observer) != list.end())
-    throw std::logic_error("actorscope: this observer is already attached to the System");
-  observer.on_attach(owner_);  // may throw: nothing is attached yet
-  try {
-    list.push_back(&observer);
-    {
-      std::lock_guard olk(observer.systems_m_);
-      observer.systems_.push_back(this);
-    }
-    publish_observers(std::move(list));
-  } catch (...) {  // no memory: undo, so the observer hears on_detach for its on_attach
-    {
-      std::lock_guard olk(observer.systems_m_);
-      std::erase(observer.systems_, this);
-    }
-    observer.on_detach(owner_);
-    throw;
-  }
-
-  // The present, for this observer only: it may arrive after live events about the same actors,
-  // which the fold tolerates (spawned only fills in; statuses only move forward).
-  auto send = [&](observe::Event& e) {
-    e.seq = event_seq_.fetch_add(1, std::memory_order_relaxed) + 1;
-    e.time = runtime_->now();
-    observer.on_event(e);
-  };
-  observe::Event info;
-  info.kind = observe::EventKind::runtime_info;
-  info.name = std::string(runtime_->name());
-  info.thread = runtime_->thread_count();
-  send(info);
-
-  struct Present {
-    ActorId id, parent;
-    std::string name;
-    std::string_view type;
-    std::uint32_t host;
-    bool running;
-  };
-  std::vector<Present> present;
-  {
-    BriefLock slk(struct_m_);
-    for (CellCore* c = live_head_; c != nullptr; c = c->live_next_) {
-      if (c->kind() != CellKind::actor) continue;
-      present.push_back({c->id(), c->parent_ != nullptr ? c->parent_->id() : ActorId{}, c->name(), c->type_name(),
-                         c->placement().host, c->status() >= ActorStatus::running});
-    }
-  }
-  std::reverse(present.begin(), present.end());  // the live list is newest first
-  for (const Present& p : present) {
-    observe::Event e;
-    e.kind = observe::EventKind::spawned;
-    e.actor = p.id;
-    e.peer = p.parent;
-    e.name = p.name;
-    e.text = std::string(p.type);
-    e.thread = p.host;
-    send(e);
-    if (p.running) {
-      observe::Event s;
-      s.kind = observe::EventKind::started;
-      s.actor = p.id;
-      s.thread = p.host;
-      send(s);
-    }
-  }
-  std::vector<std::pair<std::string, ActorId>> names;
-  {
-    std::lock_guard nlk(names_m_);
-    for (const auto& [name, cell] : names_) names.emplace_back(name, cell->id());
-  }
-  for (auto& [name, id] : names) {
-    observe::Event e;
-    e.kind = observe::EventKind::name_registered;
-    e.actor = id;
-    e.name = std::move(name);
-    send(e);
-  }
-  for (const std::string& scope : groups_.scopes()) {
-    for (const std::string& group : groups_.groups(scope)) {
-      for (const ActorCell& member : groups_.members_scoped(scope, group)) {
-        observe::Event e;
-        e.kind = observe::EventKind::group_joined;
-        e.actor = member.id();
-        e.name = group;
-        e.text = scope;
-        send(e);
-      }
-    }
-  }
-  for (const Timers::Active& t : timers_.active()) {
-    observe::Event e;
-    e.kind = observe::EventKind::timer_started;
-    e.actor = t.target;
-    e.trace = t.id;
-    e.name = t.kind;
-    e.period = t.period;
-    e.scheduled = t.next;
-    send(e);
-  }
-}
-
-bool SystemCore::detach(observe::Observer& observer) noexcept {
-  std::lock_guard lk(observers_m_);
-  ObserverSet* cur = observer_set_.load(std::memory_order_acquire);
-  if (cur == nullptr) return false;
-  std::vector<observe::Observer*> list = cur->observers;
-  auto it = std::find(list.begin(), list.end(), &observer);
-  if (it == list.end()) return false;
-  list.erase(it);
-  {
-    std::lock_guard olk(observer.systems_m_);
-    std::erase(observer.systems_, this);
-  }
-  try {
-    publish_observers(std::move(list));
-  } catch (...) {  // no memory for the smaller set: stop observing altogether rather than fail
-    publish_observers({});
-  }
-  observer.on_detach(owner_);
-  return true;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -77,24 +77,33 @@ std::string_view end_name(Timers::End why) noexcept {
   }
   return "ended";
 }
+
+// The timer's words ("interval", "cancelled", ...), or "" when there is no memory for them: the
+// event still counts.
+std::string words(std::string_view w) noexcept {
+  try {
+    return std::string(w);
+  } catch (...) {
+    return {};
+  }
+}
 }  // namespace
 
-void Timers::observe(observe::EventKind kind, const TimerCore& t, TimePoint scheduled, std::string_view why) noexcept {
-  observe::Event e;
-  e.kind = kind;
-  e.actor = t.target_id_;
-  e.trace = t.id_;
-  e.scheduled = scheduled;
-  if (kind == observe::EventKind::timer_started) {
-    if (const CellCore* owner = CellCore::current()) e.peer = owner->id();
-    if (t.kind_ == TimerCore::Kind::interval) e.period = t.period_;
-  }
-  try {
-    e.name = std::string(kind_name(t.kind_));
-    e.text = std::string(why);
-  } catch (...) {  // no memory for the words: the event still counts
-  }
-  system_.emit_event(e);
+void Timers::observe_started(const TimerCore& t) noexcept {
+  const CellCore* owner = CellCore::current();
+  system_.emit_event(observe::Event::timer_started(t.target_id_, owner != nullptr ? owner->id() : ActorId{}, t.id_,
+                                                   words(kind_name(t.kind_)),
+                                                   t.kind_ == TimerCore::Kind::interval ? t.period_ : Duration{},
+                                                   t.next_));
+}
+
+void Timers::observe_fired(const TimerCore& t, TimePoint scheduled) noexcept {
+  system_.emit_event(observe::Event::timer_fired(t.target_id_, t.id_, words(kind_name(t.kind_)), scheduled));
+}
+
+void Timers::observe_cancelled(const TimerCore& t, End why) noexcept {
+  system_.emit_event(
+      observe::Event::timer_cancelled(t.target_id_, t.id_, words(kind_name(t.kind_)), words(end_name(why))));
 }
 
 std::vector<Timers::Active> Timers::active() const {
@@ -154,7 +163,7 @@ void Timers::start(TimerCore& t) {
   t.next_ = deadline_after(t.start_, t.period_);
   // The one place a timer starts; under its lock, so that its firings and its end come after.
   if (system_.observing() != 0) [[unlikely]]
-    observe(observe::EventKind::timer_started, t, t.next_, {});
+    observe_started(t);
   t.retain();  // the runtime's reference, until run() or discard()
   t.token_ = rt.arm(t, t.next_, target.placement());
 }
@@ -188,7 +197,7 @@ void Timers::fire(TimerCore& t) noexcept {
       if (t.kind_ != TimerCore::Kind::interval) ending = end_locked(t);  // why: done, unless refused
       // The one place a timer acts: the event's time is when it did, `scheduled` when it was due.
       if (system_.observing() != 0) [[unlikely]]
-        observe(observe::EventKind::timer_fired, t, scheduled, {});
+        observe_fired(t, scheduled);
       if (!t.deliver(*target)) {
         t.fired_.fetch_sub(1, std::memory_order_acq_rel);  // the target had stopped taking messages
         if (!t.ended_) ending = end_locked(t);
@@ -225,7 +234,7 @@ void Timers::finish(TimerCore& t, Ending ending) noexcept {
   // The one place a timer's end is reported. A one-shot timer that fired is simply done: its
   // timer_fired already said so.
   if (ending.why != End::done && system_.observing() != 0) [[unlikely]]
-    observe(observe::EventKind::timer_cancelled, t, {}, end_name(ending.why));
+    observe_cancelled(t, ending.why);
   // Best effort: a wake-up already running finds the timer ended. The references in `ending` go
   // after every lock: dropping the last one of a cell or of the timer runs a destructor.
   if (ending.token != 0) system_.runtime().disarm(ending.token);

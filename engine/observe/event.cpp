@@ -1,4 +1,5 @@
-// Names of event kinds and lanes (the recording format's words), and the string pool.
+// Names of event kinds and lanes (the recording format's words), the events' named constructors,
+// and the string pool.
 #include <actorscope/detail/system_core.hpp>
 #include <actorscope/observe/event.hpp>
 #include <actorscope/observe/observer.hpp>
@@ -40,6 +41,185 @@ std::optional<Lane> lane_from_string(std::string_view name) noexcept {
     if (kLaneNames[i] == name) return static_cast<Lane>(i);
   return std::nullopt;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Named constructors (their meaning is documented at the declarations)
+
+Event Event::spawned(ActorId actor, ActorId supervisor, std::string name, std::string type,
+                     std::uint32_t host) noexcept {
+  Event e;
+  e.kind = EventKind::spawned;
+  e.actor = actor;
+  e.peer = supervisor;
+  e.name = std::move(name);
+  e.text = std::move(type);
+  e.thread = host;
+  return e;
+}
+
+Event Event::started(ActorId actor, std::uint32_t host) noexcept {
+  Event e;
+  e.kind = EventKind::started;
+  e.actor = actor;
+  e.thread = host;
+  return e;
+}
+
+namespace {
+Event exit_event(EventKind kind, Lane lane, ActorId actor, std::string text) noexcept {
+  Event e;
+  e.kind = kind;
+  e.lane = lane;
+  e.actor = actor;
+  e.text = std::move(text);
+  return e;
+}
+}  // namespace
+
+Event Event::stopped(ActorId actor, std::string reason) noexcept {
+  return exit_event(EventKind::stopped, Lane::stop, actor, std::move(reason));
+}
+
+Event Event::failed_with(ActorId actor, std::string error) noexcept {
+  return exit_event(EventKind::failed, Lane::stop, actor, std::move(error));
+}
+
+Event Event::killed(ActorId actor, std::string reason) noexcept {
+  return exit_event(EventKind::killed, Lane::signal, actor, std::move(reason));
+}
+
+Event Event::message_sent(ActorId sender, ActorId receiver, std::uint64_t trace, std::uint64_t cause,
+                          std::string_view message_type, TimePoint time) noexcept {
+  Event e;
+  e.kind = EventKind::message_sent;
+  e.lane = Lane::message;
+  e.time = time;
+  e.actor = sender;
+  e.peer = receiver;
+  e.trace = trace;
+  e.cause = cause;
+  e.message_type = message_type;
+  return e;
+}
+
+Event Event::message_handled(ActorId handler, ActorId sender, std::uint64_t trace, std::string_view message_type,
+                             std::uint32_t host, bool failed, std::optional<Handling> timing) noexcept {
+  Event e;
+  e.kind = EventKind::message_handled;
+  e.lane = Lane::message;
+  e.failed = failed;
+  e.actor = handler;
+  e.peer = sender;
+  e.trace = trace;
+  e.thread = host;
+  e.message_type = message_type;
+  if (timing) {
+    e.timed = true;
+    e.time = timing->ended;
+    e.queue = timing->queue;
+    e.handling = timing->handling;
+  }
+  return e;
+}
+
+Event Event::linked(ActorId child, ActorId supervisor) noexcept {
+  Event e;
+  e.kind = EventKind::linked;
+  e.actor = child;
+  e.peer = supervisor;
+  return e;
+}
+
+Event Event::unlinked(ActorId child, ActorId supervisor) noexcept {
+  Event e;
+  e.kind = EventKind::unlinked;
+  e.actor = child;
+  e.peer = supervisor;
+  return e;
+}
+
+Event Event::supervision_delivered(ActorId supervisor, ActorId about, std::string description) noexcept {
+  Event e;
+  e.kind = EventKind::supervision_delivered;
+  e.lane = Lane::supervision;
+  e.actor = supervisor;
+  e.peer = about;
+  e.text = std::move(description);
+  return e;
+}
+
+Event Event::group_joined(ActorId member, std::string group, std::string scope) noexcept {
+  Event e;
+  e.kind = EventKind::group_joined;
+  e.actor = member;
+  e.name = std::move(group);
+  e.text = std::move(scope);
+  return e;
+}
+
+Event Event::group_left(ActorId member, std::string group, std::string scope) noexcept {
+  Event e = group_joined(member, std::move(group), std::move(scope));
+  e.kind = EventKind::group_left;
+  return e;
+}
+
+Event Event::name_registered(ActorId actor, std::string name) noexcept {
+  Event e;
+  e.kind = EventKind::name_registered;
+  e.actor = actor;
+  e.name = std::move(name);
+  return e;
+}
+
+Event Event::name_unregistered(ActorId actor, std::string name) noexcept {
+  Event e = name_registered(actor, std::move(name));
+  e.kind = EventKind::name_unregistered;
+  return e;
+}
+
+Event Event::timer_started(ActorId target, ActorId owner, std::uint64_t timer_id, std::string kind, Duration period,
+                           TimePoint first_due) noexcept {
+  Event e;
+  e.kind = EventKind::timer_started;
+  e.actor = target;
+  e.peer = owner;
+  e.trace = timer_id;
+  e.name = std::move(kind);
+  e.period = period;
+  e.scheduled = first_due;
+  return e;
+}
+
+Event Event::timer_fired(ActorId target, std::uint64_t timer_id, std::string kind, TimePoint due) noexcept {
+  Event e;
+  e.kind = EventKind::timer_fired;
+  e.actor = target;
+  e.trace = timer_id;
+  e.name = std::move(kind);
+  e.scheduled = due;
+  return e;
+}
+
+Event Event::timer_cancelled(ActorId target, std::uint64_t timer_id, std::string kind, std::string why) noexcept {
+  Event e;
+  e.kind = EventKind::timer_cancelled;
+  e.actor = target;
+  e.trace = timer_id;
+  e.name = std::move(kind);
+  e.text = std::move(why);
+  return e;
+}
+
+Event Event::runtime_info(std::string runtime, std::uint32_t threads) noexcept {
+  Event e;
+  e.kind = EventKind::runtime_info;
+  e.name = std::move(runtime);
+  e.thread = threads;
+  return e;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Observer and the string pool
 
 Observer::~Observer() { detach_all(); }
 

@@ -218,7 +218,9 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   /// Monotonic status update; the first move to stopping or beyond frees the name. Returns the old status.
   ActorStatus advance_status(ActorStatus to) noexcept;
 
-  // Observation (only reached when an observer is attached).
+  // Observation: defined in core/observation.cpp, and only reached when an observer is attached
+  // (the call sites test SystemCore::observing() first).
+  void observe_started() noexcept;
   void observe_exit(ExitKind kind, const std::string& text) noexcept;
   void observe_supervision(const SupervisionEvent& event) noexcept;
   /// Counts the in-flight message as handled and, with an observer attached, reports it.

@@ -106,6 +106,7 @@ class SystemCore {
   /// Stamps the sequence number (and the time, if unset) and hands the event to every observer.
   /// @thread any
   void emit_event(observe::Event& event) noexcept;
+  void emit_event(observe::Event&& event) noexcept { emit_event(event); }
   /// Attaches an observer: it first receives the present (runtime_info, a spawned and started for
   /// every live actor, its names, group memberships and running timers), then everything as it
   /// happens.
@@ -144,6 +145,12 @@ class SystemCore {
 
  private:
   bool register_name(CellCore& cell);
+  // Observation hooks (core/observation.cpp); the callers test observing() first.
+  void observe_spawned(const CellCore& cell, const CellCore* supervisor) noexcept;  // and its name
+  void observe_name_released(const CellCore& cell) noexcept;
+  void observe_link(const CellCore& child, const CellCore& parent, bool linked) noexcept;
+  /// Tells a newly attached observer what is already there (see attach). Holds observers_m_.
+  void replay_present(observe::Observer& observer);
   void add_live(CellCore& cell);
   // Tree edits; the caller holds struct_m_. They return references the caller drops after unlocking.
   void attach_locked(CellCore& child, CellCore& parent) noexcept;

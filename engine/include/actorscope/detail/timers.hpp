@@ -64,7 +64,11 @@ class Timers {
   };
   Ending end_locked(TimerCore& t) noexcept;  // holds t's lock
   void finish(TimerCore& t, Ending ending) noexcept;
-  void observe(observe::EventKind kind, const TimerCore& t, TimePoint scheduled, std::string_view why) noexcept;
+  // Observation hooks, each called from the one place a timer starts, fires or ends (the callers
+  // test observing() first). `scheduled`: the deadline the firing was for.
+  void observe_started(const TimerCore& t) noexcept;
+  void observe_fired(const TimerCore& t, TimePoint scheduled) noexcept;
+  void observe_cancelled(const TimerCore& t, End why) noexcept;
   bool unregister(TimerCore& t) noexcept;  // holds t's lock
 
   SystemCore& system_;

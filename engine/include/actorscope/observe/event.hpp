@@ -16,7 +16,8 @@
 namespace actorscope::observe {
 
 /// What happened. The names (to_string) are the `kind` values of a recording's events table and
-/// never change once released.
+/// never change once released. Each kind has a named constructor on Event that says the same per
+/// field; the table is the overview.
 ///
 /// | kind                  | actor            | peer               | name        | text                 | other fields |
 /// |-----------------------|------------------|--------------------|-------------|----------------------|--------------|
@@ -33,7 +34,7 @@ namespace actorscope::observe {
 /// | name_registered / name_unregistered | the actor |             | the name    |                      | |
 /// | timer_started         | the target actor | the owner (0 = outside) | timer kind | ""                 | trace = timer id, period, scheduled (first due) |
 /// | timer_fired           | the target actor |                    | timer kind  |                      | trace = timer id, scheduled (when it was due); time = when it fired |
-/// | timer_cancelled       | the target actor |                    | timer kind  |                      | trace = timer id |
+/// | timer_cancelled       | the target actor |                    | timer kind  | why it ended         | trace = timer id |
 /// | runtime_info          |                  |                    | runtime name |                     | thread = worker threads |
 enum class EventKind : std::uint8_t {
   spawned,
@@ -109,6 +110,79 @@ struct Event {
   std::string text{};
 
   friend bool operator==(const Event&, const Event&) = default;
+
+  // -- One named constructor per kind: what each field means for that kind is written here, once.
+  // The engine builds its events with these; a reader of a recording fills the fields directly.
+  // A time left at TimePoint{} is stamped by the System when the event is emitted. The strings are
+  // taken by value (the copy, which may throw, is the caller's), so that none of these throws.
+
+  /// An actor was spawned. `name` is its registered name ("" for none), `text` its type name;
+  /// `peer` is its supervisor (0 for a root). `host` is where it lives, or `no_thread` while its
+  /// home is not chosen yet (a `started` event says where it settled).
+  static Event spawned(ActorId actor, ActorId supervisor, std::string name, std::string type,
+                       std::uint32_t host) noexcept;
+  /// An actor's post_start finished: it runs messages from now on, on runtime host `host`.
+  static Event started(ActorId actor, std::uint32_t host) noexcept;
+  /// An actor exited after its post_stop; `text` is the stop reason ("" for a plain stop).
+  /// Lane: stop.
+  static Event stopped(ActorId actor, std::string reason) noexcept;
+  /// An actor exited because a hook failed (kind `failed`; the field of that name is
+  /// message_handled's); `text` is the error (the exception's text). Lane: stop.
+  static Event failed_with(ActorId actor, std::string error) noexcept;
+  /// An actor was killed (no post_stop ran); `text` is why. Lane: signal.
+  static Event killed(ActorId actor, std::string reason) noexcept;
+
+  /// A sampled message was sent. `actor` is the sender (0 when not sent from an actor), `peer` the
+  /// receiver; `trace` pairs it with its message_handled, and `cause` is the trace of the message
+  /// the sender was handling (0: none, or not sampled). `time` is the send time when the message
+  /// is timed, else TimePoint{} (stamped at emission).
+  static Event message_sent(ActorId sender, ActorId receiver, std::uint64_t trace, std::uint64_t cause,
+                            std::string_view message_type, TimePoint time) noexcept;
+  /// How long a timed message waited and ran: the handler ended at `ended`.
+  struct Handling {
+    TimePoint ended;
+    Duration queue;
+    Duration handling;
+  };
+  /// A sampled message was handled by `handler` on runtime host `host`; `peer` is its sender (by
+  /// pid), `trace` the id its message_sent carried, `failed` whether the handler threw. With
+  /// `timing`, the event is `timed` and carries the queue and handling times, and its time is when
+  /// the handler ended.
+  static Event message_handled(ActorId handler, ActorId sender, std::uint64_t trace, std::string_view message_type,
+                               std::uint32_t host, bool failed, std::optional<Handling> timing) noexcept;
+
+  /// `child` was linked under `supervisor` (`peer`).
+  static Event linked(ActorId child, ActorId supervisor) noexcept;
+  /// `child` was unlinked from `supervisor` (`peer`).
+  static Event unlinked(ActorId child, ActorId supervisor) noexcept;
+  /// A supervision event reached `supervisor`'s hook; `peer` is the actor it is about and `text`
+  /// describes it ("actor 7 failed: ..."). Lane: supervision.
+  static Event supervision_delivered(ActorId supervisor, ActorId about, std::string description) noexcept;
+
+  /// `member` joined process group `name` in scope `text`.
+  static Event group_joined(ActorId member, std::string group, std::string scope) noexcept;
+  /// `member` left process group `name` in scope `text`.
+  static Event group_left(ActorId member, std::string group, std::string scope) noexcept;
+  /// `actor` holds the registered name `name` (from spawn, or in the present replayed at attach).
+  static Event name_registered(ActorId actor, std::string name) noexcept;
+  /// `actor` gave up its registered name `name` (as it began to stop).
+  static Event name_unregistered(ActorId actor, std::string name) noexcept;
+
+  /// A timer aimed at `target` started: `trace` is its id, `name` its kind ("interval", "after",
+  /// "exit_after", "kill_after"), `peer` the actor that started it (0 outside an actor, and in the
+  /// present replayed at attach), `period` its period (0 for a one-shot timer), `scheduled` its
+  /// first deadline.
+  static Event timer_started(ActorId target, ActorId owner, std::uint64_t timer_id, std::string kind, Duration period,
+                             TimePoint first_due) noexcept;
+  /// Timer `trace` (of kind `name`) acted on `target`; `scheduled` is when it was due, and the
+  /// event's time (stamped at emission) when it fired.
+  static Event timer_fired(ActorId target, std::uint64_t timer_id, std::string kind, TimePoint due) noexcept;
+  /// Timer `trace` (of kind `name`) ended without firing to completion; `text` says why
+  /// ("cancelled", "target stopped", "building its message failed").
+  static Event timer_cancelled(ActorId target, std::uint64_t timer_id, std::string kind, std::string why) noexcept;
+
+  /// Which runtime the System runs on (`name`) and how many worker threads it has (`thread`).
+  static Event runtime_info(std::string runtime, std::uint32_t threads) noexcept;
 };
 
 /// Nanoseconds since the clock's epoch: how times are stored and exported.
