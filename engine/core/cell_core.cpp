@@ -4,10 +4,7 @@
 #include <actorscope/detail/system_core.hpp>
 #include <actorscope/observe/event.hpp>
 
-#include <cxxabi.h>
-
 #include <exception>
-#include <typeinfo>
 
 namespace actorscope::detail {
 
@@ -29,39 +26,7 @@ StopRequest g_plain_stop;
 void drop_stop(StopRequest* s) noexcept {
   if (s != nullptr && s != &g_stop_taken && s != &g_plain_stop) delete s;
 }
-
-std::string demangled_current_type() {
-  const std::type_info* t = abi::__cxa_current_exception_type();
-  if (t == nullptr) return "unknown exception";
-  int status = 0;
-  char* name = abi::__cxa_demangle(t->name(), nullptr, nullptr, &status);
-  std::string out = (status == 0 && name != nullptr) ? name : t->name();
-  std::free(name);
-  return out;
-}
 }  // namespace
-
-std::string describe_current_exception() {
-  try {
-    throw;
-  } catch (const std::exception& e) {
-    return e.what();
-  } catch (const std::string& s) {
-    return s;
-  } catch (const char* s) {
-    return s;
-  } catch (...) {
-    return "exception of type " + demangled_current_type();
-  }
-}
-
-std::string describe_exception(const std::exception_ptr& e) {
-  try {
-    std::rethrow_exception(e);
-  } catch (...) {
-    return describe_current_exception();
-  }
-}
 
 CellCore::CellCore(SystemCore& sys, CellConfig config)
     : sys_(sys),

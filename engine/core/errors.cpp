@@ -1,5 +1,12 @@
 // Texts of the typed errors: what went wrong, and what to do about it.
+#include <actorscope/detail/cell_core.hpp>
 #include <actorscope/errors.hpp>
+
+#include <cxxabi.h>
+
+#include <cstdlib>
+#include <exception>
+#include <typeinfo>
 
 namespace actorscope {
 
@@ -32,3 +39,44 @@ SpawnError::SpawnError(Kind kind, std::string actor_type, std::string detail)
       text_(spawn_text(kind_, actor_type_, detail_)) {}
 
 }  // namespace actorscope
+
+// What a failed hook's exception says: the engine's one place that turns an exception into text
+// (declared in detail/cell_core.hpp, which the typed cells use).
+namespace actorscope::detail {
+
+namespace {
+// The demangled type of the exception being handled, for one that is not a std::exception.
+std::string demangled_current_type() {
+  const std::type_info* t = abi::__cxa_current_exception_type();
+  if (t == nullptr) return "unknown exception";
+  int status = 0;
+  char* name = abi::__cxa_demangle(t->name(), nullptr, nullptr, &status);
+  std::string out = (status == 0 && name != nullptr) ? name : t->name();
+  std::free(name);
+  return out;
+}
+}  // namespace
+
+std::string describe_current_exception() {
+  try {
+    throw;
+  } catch (const std::exception& e) {
+    return e.what();
+  } catch (const std::string& s) {
+    return s;
+  } catch (const char* s) {
+    return s;
+  } catch (...) {
+    return "exception of type " + demangled_current_type();
+  }
+}
+
+std::string describe_exception(const std::exception_ptr& e) {
+  try {
+    std::rethrow_exception(e);
+  } catch (...) {
+    return describe_current_exception();
+  }
+}
+
+}  // namespace actorscope::detail
