@@ -506,28 +506,34 @@ void CellCore::close_lanes() noexcept {
   drop_stop(stop_.exchange(stop_taken(), std::memory_order_acq_rel));
 }
 
-void CellCore::finish(ExitKind kind, std::string text, bool with_state) noexcept {
+// The one exit sequence. Every step runs on both paths unless its comment says why a path skips it.
+void CellCore::finish(ExitKind kind, std::string text, bool with_state, ExitPath path) noexcept {
+  const bool ran = path == ExitPath::ran;
   advance_status(ActorStatus::stopping);
   phase_ = Phase::finished;
   close_lanes();
   // The subtree dies with us. Each child kills its own children when it exits, so a deep tree
-  // unwinds through the scheduler, never through the stack.
+  // unwinds through the scheduler, never through the stack. (An actor that never ran is not
+  // linked yet, linking comes after pre_start, but pre_start may have spawned linked children.)
   auto [children, parent] = sys_.leave_tree(*this);
   for (Ref<CellCore>& child : children) child->request_kill();
 
   // Only a supervisor receives the final state: an unsupervised actor's is destroyed in place
   // rather than boxed (an allocation) and dropped.
-  BoxedState state = with_state && parent ? take_state() : BoxedState{};
+  BoxedState state = ran && with_state && parent ? take_state() : BoxedState{};
   destroy_state();
   advance_status(ActorStatus::stopped);
-  sys_.on_final_stats(*this);
+  // Final statistics: skipped by an actor that never ran, which handled nothing.
+  if (ran) sys_.on_final_stats(*this);
   if constexpr (kObserve) {
     if (sys_.observing() != 0) [[unlikely]]
       observe_exit(kind, text);
   }
 
   ActorExit exit{kind, text};
-  if (parent) {
+  // The supervisor push: skipped by an actor that never ran, whose spawner hears the failure as
+  // the SpawnError instead (no supervisor was ever told it started).
+  if (ran && parent) {
     ActorCell me{Ref<CellCore>(this)};
     if (kind == ExitKind::failed) {
       parent->push_supervision(ActorFailed{std::move(me), std::move(text)});
@@ -536,6 +542,7 @@ void CellCore::finish(ExitKind kind, std::string text, bool with_state) noexcept
     }
   }
   sys_.before_exit(*this, exit);
+  // Vacate the home the runtime settled for us; an actor that never ran was never settled.
   if (settled_) runtime_.vacate(placement());
   sched_.store(kTerminated, std::memory_order_release);
   // Leave the System before waking waiters, so that whoever wakes sees the actor gone everywhere.
@@ -555,24 +562,7 @@ HookResult CellCore::start_on_caller() noexcept {
 }
 
 void CellCore::abandon_start(ExitKind kind, std::string text) noexcept {
-  advance_status(ActorStatus::stopping);
-  phase_ = Phase::finished;
-  close_lanes();
-  // Not linked yet (linking comes after pre_start), but pre_start may have spawned linked children.
-  auto [children, parent] = sys_.leave_tree(*this);
-  for (Ref<CellCore>& child : children) child->request_kill();
-  destroy_state();
-  advance_status(ActorStatus::stopped);
-  if constexpr (kObserve) {
-    if (sys_.observing() != 0) [[unlikely]]
-      observe_exit(kind, text);
-  }
-  ActorExit exit{kind, std::move(text)};
-  sys_.before_exit(*this, exit);
-  sched_.store(kTerminated, std::memory_order_release);
-  sys_.cell_exited(*this);
-  on_exit(exit);
-  set_result(std::move(exit));
+  finish(kind, std::move(text), false, ExitPath::never_ran);
 }
 
 void CellCore::launch() noexcept {

@@ -213,7 +213,11 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   void drop_in_flight() noexcept;
   void begin_stop(std::string reason) noexcept;
   void on_killed() noexcept;
-  void finish(ExitKind kind, std::string text, bool with_state) noexcept;
+  /// How an actor's life ends: the drain ends one that ran (stop, failure, kill); spawning gives
+  /// up on one that never ran (pre_start failed, name taken, System or supervisor stopping). Both
+  /// go through finish(), which names the steps a path skips and why.
+  enum class ExitPath : std::uint8_t { ran, never_ran };
+  void finish(ExitKind kind, std::string text, bool with_state, ExitPath path = ExitPath::ran) noexcept;
   void close_lanes() noexcept;
   /// Monotonic status update; the first move to stopping or beyond frees the name. Returns the old status.
   ActorStatus advance_status(ActorStatus to) noexcept;
