@@ -4,6 +4,7 @@
 
 #include <actorscope/actorscope.hpp>
 #include <actorscope/storage/recorder.hpp>
+#include <actorscope/storage/recording_diff.hpp>
 #include <actorscope/storage/session_reader.hpp>
 
 #include <malloc.h>
@@ -138,6 +139,18 @@ std::uint64_t status_bytes(const char* name) {
                          ": resident memory cannot be measured here");
 }
 
+/// Makes the next VmHWM read the peak from now on: returns what the process freed before (making
+/// files) to the system, then resets the high-water mark to the current resident size.
+void reset_peak_resident() {
+  malloc_trim(0);
+  std::ofstream clear("/proc/self/clear_refs");
+  clear << "5";  // resets VmHWM to the current resident size (Linux 4.0 and later)
+  clear.flush();
+  if (!clear)
+    throw MeasurementError(
+        "cannot reset the resident high-water mark (/proc/self/clear_refs): the peak cannot be measured here");
+}
+
 }  // namespace
 
 FirstPictureSample first_picture(const ReplayFile& recording) {
@@ -169,16 +182,7 @@ FirstPictureSample first_picture(const ReplayFile& recording) {
 
 ReplayMemorySample replay_memory(const ReplayFile& recording) {
   ReplayMemorySample out;
-  malloc_trim(0);  // what the process freed before (making the file) is not the replay's
-  {
-    std::ofstream clear("/proc/self/clear_refs");
-    clear << "5";  // resets VmHWM to the current resident size (Linux 4.0 and later)
-    clear.flush();
-    if (!clear)
-      throw MeasurementError(
-          "cannot reset the resident high-water mark (/proc/self/clear_refs): the peak cannot be measured "
-          "here");
-  }
+  reset_peak_resident();
   out.baseline_rss = status_bytes("VmRSS");
   const auto start = Clock::now();
   {
@@ -294,6 +298,33 @@ FollowedThroughputSample followed_throughput(const std::filesystem::path& file, 
   if (followed_first) followed();
   out.alone = recorder_throughput(file, events);
   if (!followed_first) followed();
+  return out;
+}
+
+DiffSample diff_recordings(const ReplayFile& a, const ReplayFile& b) {
+  DiffSample out;
+  reset_peak_resident();
+  out.baseline_rss = status_bytes("VmRSS");
+  const auto t0 = Clock::now();
+  {
+    const SessionReader reader_a(a.file);
+    const SessionReader reader_b(b.file);
+    const std::vector<SessionInfo> sessions_a = reader_a.sessions();
+    const std::vector<SessionInfo> sessions_b = reader_b.sessions();
+    if (sessions_a.empty() || sessions_b.empty()) throw MeasurementError("a recording has no session");
+    const auto t1 = Clock::now();
+    const DiffSide side_a = read_diff_side(reader_a, sessions_a.back().id);
+    const DiffSide side_b = read_diff_side(reader_b, sessions_b.back().id);
+    const auto t2 = Clock::now();
+    const RecordingDiff diff = diff_sides(side_a, side_b);
+    const auto t3 = Clock::now();
+    out.open_ns = ns_between(t0, t1);
+    out.read_ns = ns_between(t1, t2);
+    out.diff_ns = ns_between(t2, t3);
+    out.matched = diff.rows.size();
+  }
+  out.total_ns = ns_between(t0, Clock::now());
+  out.peak_rss = status_bytes("VmHWM");
   return out;
 }
 
@@ -576,6 +607,69 @@ Benchmark followed_throughput_benchmark() {
   return b;
 }
 
+// (e) the diff of two recordings
+
+constexpr std::uint64_t kDiffEvents = 1'000'000;
+constexpr std::uint64_t kQuickDiffEvents = 100'000;
+
+class DiffTwo final : public Workload {
+ public:
+  explicit DiffTwo(std::uint64_t events)
+      : events_(events), a_(make_file(dir_, "a.db", events)), b_(make_file(dir_, "b.db", events)) {}
+  Sample sample() override {
+    DiffSample r;
+    try {
+      r = diff_recordings(a_, b_);
+    } catch (const std::exception& e) {
+      throw WorkloadError(e.what());
+    }
+    if (r.matched == 0) throw WorkloadError("the diff matched no actor of two recordings of one workload");
+    matched_ = r.matched;
+    peak_ = std::max(peak_, r.peak_rss);
+    growth_ = std::max(growth_, r.peak_rss - std::min(r.peak_rss, r.baseline_rss));
+    Sample s;
+    s.value = static_cast<double>(r.total_ns);
+    s.phases = {{"open", static_cast<double>(r.open_ns)},
+                {"read sides", static_cast<double>(r.read_ns)},
+                {"diff", static_cast<double>(r.diff_ns)}};
+    return s;
+  }
+  std::string note() const override {
+    return quick_note(events_, kDiffEvents) + with_commas(matched_) +
+           " actors matched; the whole process's peak resident size during a diff was at most " +
+           with_commas(peak_ / 1'000'000) + " MB, of which at most " + with_commas(growth_ / 1'000'000) +
+           " MB were taken by the diff (VmHWM, reset before it)";
+  }
+
+ private:
+  std::uint64_t events_;
+  TempDir dir_;
+  ReplayFile a_, b_;
+  std::size_t matched_ = 0;
+  std::uint64_t peak_ = 0, growth_ = 0;
+};
+
+Benchmark diff_benchmark() {
+  BenchmarkInfo i;
+  i.name = "Replay: diff of two recordings of 1000000 events";
+  i.group = "replay";
+  i.description =
+      "Two recordings of 1,000,000 synthetic full-detail events each (about 1,000 actors: two that exchange "
+      "messages and a short-lived helper every 1,000 events) are made by a Recorder in the untimed setup "
+      "(100,000 in a quick run). Timed: what `actorscope diff A B` does before printing: both SessionReaders "
+      "and their sessions, read_diff_side of each last session, and diff_sides. Runs once. The note gives "
+      "the process's peak resident size during a diff and how much of it the diff took.";
+  i.element = "diff";
+  i.runs_once = true;
+  i.samples = 10;
+  i.quick_samples = 2;
+  i.warm_up = std::chrono::milliseconds(1);
+  i.quick_warm_up = std::chrono::milliseconds(1);
+  Benchmark b{i, [](System&) { return std::make_unique<DiffTwo>(kDiffEvents); }};
+  b.make_quick = [](System&) { return std::make_unique<DiffTwo>(kQuickDiffEvents); };
+  return b;
+}
+
 }  // namespace
 
 std::vector<bench::Benchmark> replay_suite() {
@@ -584,6 +678,7 @@ std::vector<bench::Benchmark> replay_suite() {
   v.push_back(memory_benchmark());
   v.push_back(follow_latency_benchmark());
   v.push_back(followed_throughput_benchmark());
+  v.push_back(diff_benchmark());
   return v;
 }
 

@@ -5,7 +5,8 @@
 //     density(800 buckets), markers;
 //   - peak resident memory while replaying a 10,000,000-event recording;
 //   - follow latency: from the writer's commit to a reader polling every 100 ms having seen it;
-//   - the writer's throughput while a reader follows the file every 50 ms, over its throughput alone.
+//   - the writer's throughput while a reader follows the file every 50 ms, over its throughput alone;
+//   - the diff of two 1,000,000-event recordings (issue 21): its time and the memory it takes.
 //
 // The files are made by a real Recorder (recording_benchmarks::make_replay_file), never by writing
 // rows another way. These functions never judge a time.
@@ -95,9 +96,25 @@ FollowedThroughputSample followed_throughput(
     const std::filesystem::path& file, std::uint64_t events, bool followed_first,
     std::chrono::milliseconds poll_every = std::chrono::milliseconds(50));
 
+// -- 5. the diff of two recordings ---------------------------------------------------------------
+
+struct DiffSample {
+  std::int64_t open_ns = 0;  ///< both SessionReaders and their sessions()
+  std::int64_t read_ns = 0;  ///< read_diff_side of each (actors, final state, pruned statistics)
+  std::int64_t diff_ns = 0;  ///< diff_sides: matching and the rows
+  std::int64_t total_ns = 0;
+  std::uint64_t baseline_rss = 0;  ///< resident bytes before (VmHWM reset just before)
+  std::uint64_t peak_rss = 0;      ///< the process's peak resident bytes during the diff
+  std::size_t matched = 0;         ///< rows of the diff: actors matched on both sides
+};
+
+/// What `actorscope diff A B` does before it prints: opens both files, reads the last session of
+/// each as a DiffSide and diffs them. Throws MeasurementError where /proc cannot measure memory.
+DiffSample diff_recordings(const ReplayFile& a, const ReplayFile& b);
+
 // -- the suite -----------------------------------------------------------------------------------
 
-/// The four as benchmarks of group "replay" (recording_benchmarks::suite() includes them).
+/// The five as benchmarks of group "replay" (recording_benchmarks::suite() includes them).
 std::vector<bench::Benchmark> replay_suite();
 
 }  // namespace actorscope::recording_benchmarks
