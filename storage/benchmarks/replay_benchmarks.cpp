@@ -654,8 +654,8 @@ Benchmark diff_benchmark() {
   i.name = "Replay: diff of two recordings of 1000000 events";
   i.group = "replay";
   i.description =
-      "Two recordings of 1,000,000 synthetic full-detail events each (about 1,000 actors: two that exchange "
-      "messages and a short-lived helper every 1,000 events) are made by a Recorder in the untimed setup "
+      "Two recordings of 1,000,000 synthetic full-detail events each (two actors that exchange messages and "
+      "a short-lived helper every 1,000 events: three logical actors, about 1,000 incarnations) are made by a Recorder in the untimed setup "
       "(100,000 in a quick run). Timed: what `actorscope diff A B` does before printing: both SessionReaders "
       "and their sessions, read_diff_side of each last session, and diff_sides. Runs once. The note gives "
       "the process's peak resident size during a diff and how much of it the diff took.";

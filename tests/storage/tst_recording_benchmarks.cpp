@@ -90,6 +90,17 @@ class TestRecordingBenchmarks : public QObject {
     QVERIFY(s.ratio() > 0);
   }
 
+  void the_diff_benchmark_matches_every_actor_of_two_recordings_of_one_workload() {
+    const rb::ReplayFile a = rb::make_replay_file(file("diff-a.db"), 20'000);
+    const rb::ReplayFile b = rb::make_replay_file(file("diff-b.db"), 20'000);
+    const rb::DiffSample s = rb::diff_recordings(a, b);
+    // Two players, and a short-lived helper every 1,000 events under ping: the helpers are one
+    // logical actor (one path, 20 incarnations), so three rows, all matched.
+    QCOMPARE(s.matched, 3u);
+    QVERIFY(s.total_ns >= s.open_ns + s.read_ns + s.diff_ns);
+    QVERIFY(s.peak_rss >= s.baseline_rss);
+  }
+
   void the_replay_benchmarks_are_in_the_suite_under_their_group() {
     int replay = 0;
     for (const auto& b : rb::suite())
@@ -98,7 +109,7 @@ class TestRecordingBenchmarks : public QObject {
         QVERIFY(b.info.runs_once);
         QVERIFY(b.make_quick != nullptr);
       }
-    QCOMPARE(replay, 4);
+    QCOMPARE(replay, 5);
   }
 };
 
