@@ -2,6 +2,7 @@
 #include "gui/screenshots.hpp"
 
 #include "gui/main_window.hpp"
+#include "gui/timeline_dock.hpp"
 
 #include "bench/benchmarks_view.hpp"
 #include "common/actor_metrics.hpp"
@@ -9,6 +10,7 @@
 #include "warnings/warning_rules.hpp"
 
 #include <QCoreApplication>
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QDockWidget>
 #include <QEventLoop>
@@ -96,7 +98,8 @@ void prepareScreenshotDir(const QString& dir) {
     }
     std::filesystem::create_directories(path, ec);
     if (ec)
-      throw ScreenshotError("cannot create the screenshot directory \"" + dir.toStdString() + "\": " + ec.message());
+      throw ScreenshotError("cannot create the screenshot directory \"" + dir.toStdString() +
+                            "\": " + ec.message());
   }
   const QDir d(dir);
   QTemporaryFile probe(d.filePath(QStringLiteral(".actorscope-write-test-XXXXXX")));
@@ -155,15 +158,21 @@ QStringList takeReplayScreenshots(MainWindow& window, const ScreenshotOptions& o
   ReplaySession& replay = *window.replay();
   const Session::TimeRange range = *replay.timeRange();
   if (options.at && range.start + *options.at > range.end)
-    throw ScreenshotError(QStringLiteral("--at %1 is past the end of session %2 of \"%3\", which lasts %4; give a "
-                                         "time within it")
-                              .arg(views::formatDuration(*options.at))
-                              .arg(replay.sessionId())
-                              .arg(options.recording, views::formatDuration(range.end - range.start))
-                              .toStdString());
+    throw ScreenshotError(
+        QStringLiteral("--at %1 is past the end of session %2 of \"%3\", which lasts %4; give a "
+                       "time within it")
+            .arg(views::formatDuration(*options.at))
+            .arg(replay.sessionId())
+            .arg(options.recording, views::formatDuration(range.end - range.start))
+            .toStdString());
   replay.setCursorNow(options.at ? range.start + *options.at : range.end);
   window.selection().select(interestingActor(replay.state()));
   settle(120);  // the timeline's density and markers come on the event loop's next turns
+  // The warning markers come from a scan of the whole recording: wait for it (a long recording's
+  // scan may take a while; after 30 s the pictures show what it found by then, and the timeline
+  // says how far it got).
+  for (QDeadlineTimer deadline(30000); !window.timeline()->warningsScanned() && !deadline.hasExpired();)
+    settle(20);
   QStringList written;
   pictureViews(window, QDir(options.dir), written);
   return written;

@@ -18,6 +18,9 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <chrono>
+
 namespace actorscope::gui {
 
 TimelineDock::TimelineDock(MainWindow* window) : window_(window) {
@@ -27,15 +30,17 @@ TimelineDock::TimelineDock(MainWindow* window) : window_(window) {
   auto* row = new QHBoxLayout;
   row->setContentsMargins(4, 2, 4, 0);
   row->setSpacing(2);
-  QToolButton* start = button(QStringLiteral("start-of"), QStringLiteral("Start"), QStringLiteral("Jump to the start (Home)"));
+  QToolButton* start =
+      button(QStringLiteral("start-of"), QStringLiteral("Start"), QStringLiteral("Jump to the start (Home)"));
   start->setIcon(style()->standardIcon(QStyle::SP_MediaSkipBackward));
   connect(start, &QToolButton::clicked, this, &TimelineDock::jumpToStart);
   QToolButton* prevFailure = button(QStringLiteral("prev-failure"), QStringLiteral("◀ Failure"),
                                     QStringLiteral("Step back to the previous failure"));
   connect(prevFailure, &QToolButton::clicked, this, [this] { stepToFailure(false); });
-  QToolButton* prevEvent = button(QStringLiteral("prev-event"), QStringLiteral("◀ Event"),
-                                  QStringLiteral("Step back to the previous event of the selected actor (of any actor "
-                                                 "when none is selected)"));
+  QToolButton* prevEvent =
+      button(QStringLiteral("prev-event"), QStringLiteral("◀ Event"),
+             QStringLiteral("Step back to the previous event of the selected actor (of any actor "
+                            "when none is selected)"));
   connect(prevEvent, &QToolButton::clicked, this, [this] { stepToEvent(false); });
   play_ = button(QStringLiteral("play"), QStringLiteral("Play"), QStringLiteral("Play or pause (Space)"));
   play_->setIcon(views::icon(QStringLiteral("start")));
@@ -44,21 +49,24 @@ TimelineDock::TimelineDock(MainWindow* window) : window_(window) {
   speed_ = new QComboBox(this);
   speed_->setObjectName(QStringLiteral("speed"));
   speed_->setFocusPolicy(Qt::NoFocus);
-  for (double s : kSpeeds) speed_->addItem(s < 1 ? QStringLiteral("%1×").arg(s, 0, 'f', 1) : QStringLiteral("%1×").arg(s), s);
+  for (double s : kSpeeds)
+    speed_->addItem(s < 1 ? QStringLiteral("%1×").arg(s, 0, 'f', 1) : QStringLiteral("%1×").arg(s), s);
   speed_->setCurrentIndex(1);
   speed_->setToolTip(QStringLiteral("Play speed: recorded time per second of your time"));
   connect(speed_, &QComboBox::currentIndexChanged, this, [this] {
     if (replay_) playBase_ = replay_->cursor();
     playClock_.restart();
   });
-  QToolButton* nextEvent = button(QStringLiteral("next-event"), QStringLiteral("Event ▶"),
-                                  QStringLiteral("Step to the next event of the selected actor (of any actor when none "
-                                                 "is selected)"));
+  QToolButton* nextEvent =
+      button(QStringLiteral("next-event"), QStringLiteral("Event ▶"),
+             QStringLiteral("Step to the next event of the selected actor (of any actor when none "
+                            "is selected)"));
   connect(nextEvent, &QToolButton::clicked, this, [this] { stepToEvent(true); });
   QToolButton* nextFailure = button(QStringLiteral("next-failure"), QStringLiteral("Failure ▶"),
                                     QStringLiteral("Step to the next failure"));
   connect(nextFailure, &QToolButton::clicked, this, [this] { stepToFailure(true); });
-  QToolButton* end = button(QStringLiteral("end-of"), QStringLiteral("End"), QStringLiteral("Jump to the end (End)"));
+  QToolButton* end =
+      button(QStringLiteral("end-of"), QStringLiteral("End"), QStringLiteral("Jump to the end (End)"));
   end->setIcon(style()->standardIcon(QStyle::SP_MediaSkipForward));
   connect(end, &QToolButton::clicked, this, &TimelineDock::jumpToEnd);
   live_ = button(QStringLiteral("go-live"), QStringLiteral("Go live"),
@@ -76,20 +84,27 @@ TimelineDock::TimelineDock(MainWindow* window) : window_(window) {
   time_ = new QLabel(this);
   time_->setObjectName(QStringLiteral("cursor-time"));
   time_->setMinimumWidth(150);
+  scanNote_ = new QLabel(this);
+  scanNote_->setObjectName(QStringLiteral("warning-scan"));
+  scanNote_->setForegroundRole(QPalette::PlaceholderText);
+  scanNote_->hide();
   legend_ = new QLabel(this);
   legend_->setTextFormat(Qt::RichText);
   const QPalette& pal = palette();
-  legend_->setText(QStringLiteral("<span style='color:%1'>■</span> messages &nbsp;<span style='color:%2'>■</span> "
-                                  "lifecycle &nbsp;<span style='color:%3'>■</span> failures &nbsp; ▼ failure, kill, "
-                                  "restart")
-                       .arg(views::tint(pal.color(QPalette::Highlight), pal, 0.45).name(),
-                            views::healthColor(views::Health::running, pal).name(), views::errorColor(pal).name()));
+  legend_->setText(
+      QStringLiteral("<span style='color:%1'>■</span> messages &nbsp;<span style='color:%2'>■</span> "
+                     "lifecycle &nbsp;<span style='color:%3'>■</span> failures &nbsp; ▼ failure, kill, "
+                     "restart &nbsp;▽ warning")
+          .arg(views::tint(pal.color(QPalette::Highlight), pal, 0.45).name(),
+               views::healthColor(views::Health::running, pal).name(), views::errorColor(pal).name()));
   legend_->setForegroundRole(QPalette::PlaceholderText);
-  for (QWidget* w : std::initializer_list<QWidget*>{start, prevFailure, prevEvent, play_, speed_, nextEvent, nextFailure, end, live_})
+  for (QWidget* w : std::initializer_list<QWidget*>{start, prevFailure, prevEvent, play_, speed_, nextEvent,
+                                                    nextFailure, end, live_})
     row->addWidget(w);
   row->addSpacing(8);
   row->addWidget(time_);
   row->addWidget(unzoom_);
+  row->addWidget(scanNote_);
   row->addStretch(1);
   row->addWidget(legend_);
 
@@ -115,7 +130,7 @@ TimelineDock::TimelineDock(MainWindow* window) : window_(window) {
   connect(strip_, &views::TimelineWidget::rangeSelected, this, &TimelineDock::zoomFlow);
   connect(strip_, &views::TimelineWidget::markerClicked, this, [this](int i) {
     const auto& m = strip_->markers()[static_cast<std::size_t>(i)];
-    window_->selection().select(m.actor);
+    if (m.actor.is_valid()) window_->selection().select(m.actor);
     moveTo(m.time);
   });
   connect(strip_, &views::TimelineWidget::widthChanged, this, &TimelineDock::scheduleData);
@@ -139,6 +154,9 @@ void TimelineDock::attach() {
   if (replay_) disconnect(replay_, nullptr, this, nullptr);
   replay_ = window_->replay();
   markers_.clear();
+  scan_.reset();  // stops the last session's scan
+  warnings_.clear();
+  scanNote_->hide();
   strip_->clearSelection();
   strip_->setDensity({});
   strip_->setMarkers({});
@@ -159,6 +177,37 @@ void TimelineDock::attach() {
     live_->setVisible(following);
     showCursor(replay_->cursor());
     scheduleData();
+  });
+  // The warning scan: the marks it finds join the strip's as they come.
+  scan_ = std::make_unique<WarningScanJob>(replay_->file(), replay_->sessionId(),
+                                           WarningScan::stepFor(range.end - range.start));
+  connect(scan_.get(), &WarningScanJob::found, this, [this](const std::vector<WarningMark>& marks) {
+    warnings_.insert(warnings_.end(), marks.begin(), marks.end());
+    showMarkers();
+  });
+  connect(scan_.get(), &WarningScanJob::progress, this, [this](TimePoint reached) {
+    if (!replay_) return;
+    const auto r = *replay_->timeRange();
+    const double span = static_cast<double>(observe::to_ns(r.end - r.start));
+    const double done = span > 0 ? static_cast<double>(observe::to_ns(reached - r.start)) / span : 1.0;
+    scanNote_->setText(
+        QStringLiteral("Looking for warnings… %1%").arg(std::clamp(qRound(100 * done), 0, 100)));
+    scanNote_->setToolTip(
+        QStringLiteral("The warning rules are judged over the whole recording, from its start: "
+                       "their markers appear as they are found"));
+    scanNote_->show();
+  });
+  connect(scan_.get(), &WarningScanJob::done, this, [this] {
+    scanNote_->setVisible(scan_->truncated());
+    if (scan_->truncated())
+      scanNote_->setText(QStringLiteral("Only the first %1 warnings are marked").arg(WarningScan::kMaxMarks));
+  });
+  connect(scan_.get(), &WarningScanJob::failed, this, [this](const QString& why) {
+    scanNote_->setText(QStringLiteral("Warnings not marked"));
+    scanNote_->setToolTip(why);
+    scanNote_->show();
+    window_->statusBar()->showMessage(QStringLiteral("The warning markers could not be read: %1").arg(why),
+                                      8000);
   });
   // The first picture comes first: the density and markers follow on the next turns.
   scheduleData();
@@ -187,24 +236,42 @@ void TimelineDock::refreshData() {
     window_->statusBar()->showMessage(QString::fromUtf8(e.what()), 8000);
     return;
   }
+  strip_->setDensity(std::move(buckets));
+  showMarkers();
+  scanWarnings();
+}
+
+void TimelineDock::showMarkers() {
+  using K = views::TimelineWidget::Marker::Kind;
   std::vector<views::TimelineWidget::Marker> marks;
-  for (const TimelineMarker& m : markers_) {
-    using K = views::TimelineWidget::Marker::Kind;
+  marks.reserve(markers_.size() + warnings_.size());
+  for (const TimelineMarker& m : markers_)
     marks.push_back({m.kind == TimelineMarker::Kind::failure ? K::failure
                      : m.kind == TimelineMarker::Kind::kill  ? K::kill
-                                                              : K::restart,
+                                                             : K::restart,
                      m.time, m.actor, QString::fromStdString(m.label)});
-  }
-  strip_->setDensity(std::move(buckets));
+  for (const WarningMark& w : warnings_)
+    marks.push_back({K::warning, w.time, w.warning.actor, QString::fromStdString(w.label())});
   strip_->setMarkers(std::move(marks));
+}
+
+void TimelineDock::scanWarnings() {
+  if (!replay_ || !scan_ || scan_->running()) return;
+  const auto r = *replay_->timeRange();
+  // A followed recording is judged up to a second before its tail: what was sent just before the
+  // tail may not all be written yet, and a warning judged early would be marked late.
+  const TimePoint to = replay_->following() ? r.end - std::chrono::seconds(1) : r.end;
+  if (to > r.start) scan_->scanTo(to);
 }
 
 void TimelineDock::showCursor(TimePoint t) {
   strip_->setCursor(t);
   if (!replay_) return;
   const auto r = *replay_->timeRange();
-  QString text = QStringLiteral("%1 / %2").arg(views::formatSince(t, r.start), views::formatSince(r.end, r.start));
-  if (replay_->following()) text += replay_->atTail() ? QStringLiteral("  ● live") : QStringLiteral("  (scrolled back)");
+  QString text =
+      QStringLiteral("%1 / %2").arg(views::formatSince(t, r.start), views::formatSince(r.end, r.start));
+  if (replay_->following())
+    text += replay_->atTail() ? QStringLiteral("  ● live") : QStringLiteral("  (scrolled back)");
   time_->setText(text);
 }
 
@@ -225,13 +292,16 @@ void TimelineDock::setPlaying(bool on) {
     return;
   }
   // Playing from the end starts again from the start (a followed recording plays on at its tail).
-  if (replay_->cursor() >= replay_->timeRange()->end && !replay_->following()) replay_->setCursor(replay_->timeRange()->start);
+  if (replay_->cursor() >= replay_->timeRange()->end && !replay_->following())
+    replay_->setCursor(replay_->timeRange()->start);
   playBase_ = replay_->cursor();
   playClock_.start();
   playTimer_.start();
 }
 
-double TimelineDock::speed() const { return speed_->currentData().toDouble(); }
+double TimelineDock::speed() const {
+  return speed_->currentData().toDouble();
+}
 
 void TimelineDock::setSpeed(double s) {
   const int i = speed_->findData(s);
@@ -276,9 +346,10 @@ bool TimelineDock::stepToEvent(bool forward) {
     return false;
   }
   if (!e) {
-    note_ = QStringLiteral("No %1 event%2").arg(forward ? QStringLiteral("later") : QStringLiteral("earlier"),
-                                                actor.is_valid() ? QStringLiteral(" of %1").arg(views::formatActorId(actor))
-                                                                 : QString());
+    note_ =
+        QStringLiteral("No %1 event%2")
+            .arg(forward ? QStringLiteral("later") : QStringLiteral("earlier"),
+                 actor.is_valid() ? QStringLiteral(" of %1").arg(views::formatActorId(actor)) : QString());
     window_->statusBar()->showMessage(note_, 4000);
     return false;
   }
@@ -308,9 +379,10 @@ bool TimelineDock::stepToFailure(bool forward) {
 }
 
 void TimelineDock::zoomFlow(TimePoint from, TimePoint to) {
-  auto* flow = window_->findView(QStringLiteral("message-flow"))
-                   ? qobject_cast<views::MessageFlowView*>(window_->findView(QStringLiteral("message-flow"))->widget)
-                   : nullptr;
+  auto* flow =
+      window_->findView(QStringLiteral("message-flow"))
+          ? qobject_cast<views::MessageFlowView*>(window_->findView(QStringLiteral("message-flow"))->widget)
+          : nullptr;
   if (flow == nullptr) return;
   if (from >= to) {
     flow->setTimeRange(std::nullopt);
@@ -327,12 +399,24 @@ void TimelineDock::zoomFlow(TimePoint from, TimePoint to) {
 void TimelineDock::keyPressEvent(QKeyEvent* event) {
   const bool shift = event->modifiers() & Qt::ShiftModifier;
   switch (event->key()) {
-    case Qt::Key_Space: setPlaying(!playing()); break;
-    case Qt::Key_Left: step(false, shift); break;
-    case Qt::Key_Right: step(true, shift); break;
-    case Qt::Key_Home: jumpToStart(); break;
-    case Qt::Key_End: jumpToEnd(); break;
-    default: QWidget::keyPressEvent(event); return;
+    case Qt::Key_Space:
+      setPlaying(!playing());
+      break;
+    case Qt::Key_Left:
+      step(false, shift);
+      break;
+    case Qt::Key_Right:
+      step(true, shift);
+      break;
+    case Qt::Key_Home:
+      jumpToStart();
+      break;
+    case Qt::Key_End:
+      jumpToEnd();
+      break;
+    default:
+      QWidget::keyPressEvent(event);
+      return;
   }
   event->accept();
 }

@@ -4,11 +4,14 @@
 // end ("Go live" while a recording is followed), steps to the previous or next event of the
 // selected actor and to the previous or next failure. With the strip focused: Space plays or
 // pauses, ←/→ step (Shift: ten times further), Home/End jump. A range selected on the strip zooms
-// the message flow to it. Every cursor move goes through ReplaySession::setCursor, which computes
+// the message flow to it. Warning markers come from a WarningScan of the whole session on a thread
+// of its own: they appear while it runs (the dock says how far it got), and a followed recording's
+// are scanned on as it grows. Every cursor move goes through ReplaySession::setCursor, which computes
 // the state once for the latest move: a fast drag never queues a state per mouse move.
 #pragma once
 
 #include "gui/replay_session.hpp"
+#include "gui/warning_scan.hpp"
 
 #include <QElapsedTimer>
 #include <QPointer>
@@ -53,6 +56,13 @@ class TimelineDock : public QWidget {
   bool stepToFailure(bool forward);
   /// What the last step said when it found nothing ("No later failure").
   const QString& note() const noexcept { return note_; }
+  /// Where the session's warnings began, as far as the scan has got (in time order).
+  const std::vector<WarningMark>& warnings() const noexcept { return warnings_; }
+  /// Whether the warning scan is over: it reached the end of the range (for a followed recording:
+  /// the tail as it was when the scan last finished), or the file could not be read.
+  bool warningsScanned() const noexcept {
+    return scan_ && !scan_->running() && (scan_->reached().has_value() || scan_->hasFailed());
+  }
 
  protected:
   void keyPressEvent(QKeyEvent* event) override;
@@ -62,6 +72,10 @@ class TimelineDock : public QWidget {
   /// Recomputes the density and the markers for the range and the strip's width (coalesced).
   void scheduleData();
   void refreshData();
+  /// The strip's markers: the recording's failures, kills and restarts, and the warnings found.
+  void showMarkers();
+  /// Starts the warning scan, or continues it to the grown end of a followed recording.
+  void scanWarnings();
   void showCursor(TimePoint t);
   void tick();
   void moveTo(TimePoint t);
@@ -83,6 +97,9 @@ class TimelineDock : public QWidget {
   QTimer dataTimer_;
   QElapsedTimer sinceData_;
   std::vector<TimelineMarker> markers_;
+  std::unique_ptr<WarningScanJob> scan_;
+  std::vector<WarningMark> warnings_;
+  QLabel* scanNote_;
   QString note_;
 };
 

@@ -15,17 +15,20 @@
 
 #include "causes/cause_chain_view.hpp"
 #include "common/actor_selection.hpp"
-#include "inspector/actor_inspector.hpp"
 #include "events/event_log_view.hpp"
 #include "flow/message_flow_model.hpp"
 #include "flow/message_flow_view.hpp"
+#include "inspector/actor_inspector.hpp"
 #include "timeline/timeline_widget.hpp"
 #include "tree/supervision_tree_view.hpp"
 
 #include <QAction>
-#include <QPushButton>
+#include <QApplication>
 #include <QCryptographicHash>
+#include <QDialog>
 #include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFile>
 #include <QImage>
 #include <QLabel>
@@ -33,20 +36,17 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProcess>
+#include <QPushButton>
 #include <QSettings>
-#include <QTabWidget>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTest>
+#include <QTimer>
 #include <QToolButton>
 #include <QTreeView>
 #include <QTreeWidget>
 #include <QUrl>
-#include <QApplication>
-#include <QDialog>
-#include <QDragEnterEvent>
-#include <QDropEvent>
-#include <QTimer>
 
 #include <fstream>
 
@@ -84,7 +84,9 @@ std::string read_bytes(const std::filesystem::path& file) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-QString qs(const std::filesystem::path& p) { return QString::fromStdString(p.string()); }
+QString qs(const std::filesystem::path& p) {
+  return QString::fromStdString(p.string());
+}
 
 }  // namespace
 
@@ -102,7 +104,9 @@ class TestReplay : public QObject {
     QVERIFY(dir_.isValid());
     good_ = path_in(dir_, "good.db");
     {
-      as::Recorder rec(good_, {.detail = as::Detail::full, .stats_interval = 2ms, .keyframe_every = 100,
+      as::Recorder rec(good_, {.detail = as::Detail::full,
+                               .stats_interval = 2ms,
+                               .keyframe_every = 100,
                                .scenario = "replay-test"});
       as::System sys{as::make_runtime("asio", {.threads = 2})};
       sys.attach(rec);
@@ -127,8 +131,8 @@ class TestReplay : public QObject {
       // The banner says plainly what is shown.
       const QString banner = window.banner()->text();
       QVERIFY(window.banner()->isVisible());
-      for (const char* words : {"REPLAY", "good.db", "session 1", "replay-test", "asio", "2 threads", "full",
-                                "ended cleanly"})
+      for (const char* words :
+           {"REPLAY", "good.db", "session 1", "replay-test", "asio", "2 threads", "full", "ended cleanly"})
         QVERIFY2(banner.contains(QLatin1String(words)), qPrintable(banner + " lacks " + words));
       // Live-only controls are off; the timeline is on.
       for (const char* name : {"start", "pause", "stop", "record"})
@@ -213,7 +217,8 @@ class TestReplay : public QObject {
       QCOMPARE(first.openRecording(qs(other)), QString());
     }
     gui::MainWindow second({}, {.useSettings = true});
-    const QStringList expected{QFileInfo(qs(other)).absoluteFilePath(), QFileInfo(qs(good_)).absoluteFilePath()};
+    const QStringList expected{QFileInfo(qs(other)).absoluteFilePath(),
+                               QFileInfo(qs(good_)).absoluteFilePath()};
     QCOMPARE(second.recentRecordings(), expected);  // the latest first
     auto* recent = second.findChild<QMenu*>(QStringLiteral("recent-recordings"));
     QVERIFY(recent != nullptr);
@@ -248,10 +253,14 @@ class TestReplay : public QObject {
         parts += QStringLiteral(" %1=%2").arg(dock->objectName()).arg(dock->minimumSizeHint().height());
     parts += QStringLiteral(" central=%1").arg(window.centralWidget()->minimumSizeHint().height());
     for (QWidget* w : window.centralWidget()->findChildren<QWidget*>(Qt::FindDirectChildrenOnly))
-      parts += QStringLiteral(" [%1 %2]=%3").arg(w->metaObject()->className(), w->objectName()).arg(w->minimumSizeHint().height());
+      parts += QStringLiteral(" [%1 %2]=%3")
+                   .arg(w->metaObject()->className(), w->objectName())
+                   .arg(w->minimumSizeHint().height());
     if (auto* tabs = qobject_cast<QTabWidget*>(window.centralWidget()))
       for (int i = 0; i < tabs->count(); ++i)
-        parts += QStringLiteral(" tab %1=%2").arg(tabs->tabText(i)).arg(tabs->widget(i)->minimumSizeHint().height());
+        parts += QStringLiteral(" tab %1=%2")
+                     .arg(tabs->tabText(i))
+                     .arg(tabs->widget(i)->minimumSizeHint().height());
     const int height = window.minimumSizeHint().height();
     QVERIFY2(height <= 768 - 48, qPrintable(QStringLiteral("minimum height %1:%2").arg(height).arg(parts)));
   }
@@ -293,13 +302,20 @@ class TestReplay : public QObject {
   void every_bad_file_gets_an_error_naming_it_and_the_window_stays_usable_data() {
     QTest::addColumn<QString>("kind");
     QTest::addColumn<QString>("words");
-    QTest::newRow("missing") << "missing" << "no such file";
-    QTest::newRow("a folder") << "folder" << "folder";
-    QTest::newRow("not sqlite") << "text" << "not an SQLite database";
-    QTest::newRow("not a recording") << "foreign" << "not an Actorscope recording";
-    QTest::newRow("a newer format") << "newer" << "newer Actorscope";
-    QTest::newRow("truncated") << "truncated" << "shorter than its header says";
-    QTest::newRow("locked") << "locked" << "locked by another program";
+    QTest::newRow("missing") << "missing"
+                             << "no such file";
+    QTest::newRow("a folder") << "folder"
+                              << "folder";
+    QTest::newRow("not sqlite") << "text"
+                                << "not an SQLite database";
+    QTest::newRow("not a recording") << "foreign"
+                                     << "not an Actorscope recording";
+    QTest::newRow("a newer format") << "newer"
+                                    << "newer Actorscope";
+    QTest::newRow("truncated") << "truncated"
+                               << "shorter than its header says";
+    QTest::newRow("locked") << "locked"
+                            << "locked by another program";
   }
 
   void every_bad_file_gets_an_error_naming_it_and_the_window_stays_usable() {
@@ -314,7 +330,8 @@ class TestReplay : public QObject {
       write_bytes(file, "name,phone\nAda,1\n");
     } else if (kind == QLatin1String("foreign")) {
       Sqlite db(file);
-      QVERIFY(db.exec("CREATE TABLE contacts(name TEXT, phone TEXT); INSERT INTO contacts VALUES ('Ada', '1');"));
+      QVERIFY(
+          db.exec("CREATE TABLE contacts(name TEXT, phone TEXT); INSERT INTO contacts VALUES ('Ada', '1');"));
     } else if (kind == QLatin1String("newer")) {
       std::filesystem::copy_file(good_, file);
       Sqlite db(file);
@@ -350,8 +367,10 @@ class TestReplay : public QObject {
     QVERIFY(!shown->state().actors().empty());
     QCOMPARE(window.openRecording(qs(good_)), QString());
     if (holder) QVERIFY(holder->exec("COMMIT"));
-    if (isFile) QCOMPARE(hashOf(file), before);
-    else QCOMPARE(std::filesystem::exists(file), kind == QLatin1String("folder"));
+    if (isFile)
+      QCOMPARE(hashOf(file), before);
+    else
+      QCOMPARE(std::filesystem::exists(file), kind == QLatin1String("folder"));
   }
 
   void a_file_locked_while_it_is_replayed_is_said_and_what_is_shown_stays() {
@@ -438,20 +457,80 @@ class TestReplay : public QObject {
     QCOMPARE(replay->cursor(), before->time);
   }
 
+  void a_restart_storm_is_marked_on_the_timeline_where_it_began() {
+    // A supervisor whose child keeps failing and being replaced: six failures, five replacements.
+    const auto file = path_in(dir_, "storm.db");
+    as::ActorId root;
+    std::vector<as::TimePoint> failures;
+    {
+      as::Recorder rec(file, {.detail = as::Detail::full, .stats_interval = 2ms, .scenario = "storm-test"});
+      as::System sys{as::make_runtime("asio", {.threads = 2})};
+      sys.attach(rec);
+      auto sup = sys.spawn<Tolerant>({.name = "root"}).value();
+      root = sup.id();
+      for (int i = 0; i < 6; ++i) {
+        auto flaky = sys.spawn_linked<Worker>(sup, {.name = "flaky"}).value();
+        (void)flaky.cast(Crash{});
+        QVERIFY(flaky.wait(kTimeout));
+      }
+    }
+    as::SessionReader r(file);
+    for (const auto& e : r.events(1, {.kinds = {as::observe::EventKind::failed}})) failures.push_back(e.time);
+    QCOMPARE(failures.size(), 6u);
+
+    gui::MainWindow window({}, {.useSettings = false});
+    window.show();
+    QCOMPARE(window.openRecording(qs(file)), QString());
+    gui::TimelineDock* timeline = window.timeline();
+    QTRY_VERIFY_WITH_TIMEOUT(timeline->warningsScanned(), kDeadline);
+    // One storm, about the supervisor, marked at the first judged time after the fifth failure
+    // (the rule's threshold): the scan judges every 100 ms of a short recording.
+    std::vector<gui::WarningMark> storms;
+    for (const auto& w : timeline->warnings())
+      if (w.warning.kind == as::views::WarningKind::restart_storm) storms.push_back(w);
+    QCOMPARE(storms.size(), 1u);
+    QCOMPARE(storms.front().warning.actor, root);
+    QCOMPARE(storms.front().actorName, std::string("root"));
+    QVERIFY(storms.front().time >= failures[4]);
+    QVERIFY(storms.front().time <= failures[4] + 100ms);
+    // It is on the strip, hollow beneath the failures, and a click on it selects the supervisor.
+    const auto& marks = timeline->strip()->markers();
+    const auto it = std::find_if(marks.begin(), marks.end(), [](const auto& m) {
+      return m.kind == as::views::TimelineWidget::Marker::Kind::warning;
+    });
+    QVERIFY(it != marks.end());
+    QCOMPARE(it->actor, root);
+    QVERIFY(it->label.contains(QLatin1String("restart storm: root")));
+    emit timeline->strip()->markerClicked(static_cast<int>(it - marks.begin()));
+    QCOMPARE(window.selection().current(), root);
+    QTRY_COMPARE_WITH_TIMEOUT(window.replay()->cursor(), storms.front().time, kDeadline);
+  }
+
+  void a_recording_without_a_storm_has_no_storm_marker() {
+    gui::MainWindow window({}, {.useSettings = false});
+    window.show();
+    QCOMPARE(window.openRecording(qs(good_)), QString());
+    QTRY_VERIFY_WITH_TIMEOUT(window.timeline()->warningsScanned(), kDeadline);
+    for (const auto& w : window.timeline()->warnings())
+      QVERIFY2(w.warning.kind != as::views::WarningKind::restart_storm, w.label().c_str());
+  }
+
   void the_inspector_asks_why_a_failed_actor_failed_and_the_chain_opens_on_it() {
     gui::MainWindow window({}, {.useSettings = false});
     window.show();
     QCOMPARE(window.openRecording(qs(good_)), QString());
     QVERIFY(window.timeline()->stepToFailure(true));  // selects who failed, at its failure
     QTRY_VERIFY_WITH_TIMEOUT(!window.replay()->pending(), kDeadline);
-    auto* inspector = qobject_cast<as::views::ActorInspector*>(window.findView(QStringLiteral("inspector"))->widget);
+    auto* inspector =
+        qobject_cast<as::views::ActorInspector*>(window.findView(QStringLiteral("inspector"))->widget);
     QVERIFY(inspector != nullptr);
     auto* why = inspector->findChild<QPushButton*>(QStringLiteral("explain"));
     QVERIFY(why != nullptr);
     QTRY_VERIFY_WITH_TIMEOUT(why->isVisibleTo(inspector), kDeadline);
     QCOMPARE(why->text(), QStringLiteral("Why did it fail?"));
     why->click();
-    auto* causes = qobject_cast<as::views::CauseChainView*>(window.findView(QStringLiteral("causes"))->widget);
+    auto* causes =
+        qobject_cast<as::views::CauseChainView*>(window.findView(QStringLiteral("causes"))->widget);
     QVERIFY(causes != nullptr);
     QVERIFY(causes->chain().has_value());
     QCOMPARE(causes->chain()->actor, work_.crashed);
@@ -528,8 +607,11 @@ class TestReplay : public QObject {
     window.show();
     QCOMPARE(window.openRecording(qs(good_)), QString());
     gui::ReplaySession* replay = window.replay();
-    const auto range = *replay->timeRange();
-    const as::TimePoint middle = range.start + (range.end - range.start) / 2;
+    // The cursor in the middle of the messages (not of the time range: on a loaded machine the
+    // workload's phases spread out, and the range's middle can fall seconds away from any message).
+    const auto sends = replay->reader().events(1, {.kinds = {as::observe::EventKind::message_sent}});
+    QVERIFY(sends.size() > 100);
+    const as::TimePoint middle = sends[sends.size() / 2].time;
     // The event log: the events after the cursor are there too, and the cursor's row is the last
     // event at or before it.
     window.showView(QStringLiteral("event-log"));
@@ -546,13 +628,15 @@ class TestReplay : public QObject {
     // The message flow: the messages around the cursor, as many before it as after it (at most
     // half of what the chart draws on each side).
     window.showView(QStringLiteral("message-flow"));
-    auto* flow = qobject_cast<as::views::MessageFlowView*>(window.findView(QStringLiteral("message-flow"))->widget);
+    auto* flow =
+        qobject_cast<as::views::MessageFlowView*>(window.findView(QStringLiteral("message-flow"))->widget);
     const auto shown = flow->model()->range();
     QVERIFY(shown.has_value());
     QVERIFY(shown->first <= cursor && cursor <= shown->second);
     int before = 0, after = 0;
     for (const auto& m : flow->model()->rows()) (m.sent > cursor ? after : before) += 1;
-    QVERIFY2(before > 0 && after > 0, qPrintable(QStringLiteral("%1 before, %2 after").arg(before).arg(after)));
+    QVERIFY2(before > 0 && after > 0,
+             qPrintable(QStringLiteral("%1 before, %2 after").arg(before).arg(after)));
     QVERIFY(before + after <= flow->model()->maxMessages());
   }
 
@@ -568,8 +652,8 @@ class TestReplay : public QObject {
     const int x0 = static_cast<int>(strip->xAt(range.start + (range.end - range.start) / 4));
     const int x1 = static_cast<int>(strip->xAt(range.start + (range.end - range.start) * 3 / 4));
     QTest::mousePress(strip, Qt::LeftButton, Qt::ShiftModifier, QPoint(x0, y));
-    QMouseEvent move(QEvent::MouseMove, QPointF(x1, y), strip->mapToGlobal(QPointF(x1, y)), Qt::NoButton, Qt::LeftButton,
-                     Qt::ShiftModifier);
+    QMouseEvent move(QEvent::MouseMove, QPointF(x1, y), strip->mapToGlobal(QPointF(x1, y)), Qt::NoButton,
+                     Qt::LeftButton, Qt::ShiftModifier);
     QCoreApplication::sendEvent(strip, &move);
     QTest::mouseRelease(strip, Qt::LeftButton, Qt::ShiftModifier, QPoint(x1, y));
     QVERIFY(strip->selection().has_value());
@@ -608,7 +692,8 @@ class TestReplay : public QObject {
     gui::ReplaySession* replay = window.replay();
     QVERIFY(replay->following());
     QVERIFY(replay->atTail());
-    QVERIFY2(window.banner()->text().contains(QLatin1String("still being written")), qPrintable(window.banner()->text()));
+    QVERIFY2(window.banner()->text().contains(QLatin1String("still being written")),
+             qPrintable(window.banner()->text()));
     QCOMPARE(replay->cursor(), replay->timeRange()->end);
     // The right edge moves, and the views follow the tail.
     const as::TimePoint end0 = replay->timeRange()->end;
@@ -658,11 +743,12 @@ class TestReplay : public QObject {
     const QByteArray before = hashWithSidecars(good_);
     QProcess p;
     p.start(QStringLiteral(ACTORSCOPE_BINARY),
-            {QStringLiteral("--screenshot"), shots, QStringLiteral("--open"), qs(good_), QStringLiteral("--at"),
-             QStringLiteral("1ms")});
+            {QStringLiteral("--screenshot"), shots, QStringLiteral("--open"), qs(good_),
+             QStringLiteral("--at"), QStringLiteral("1ms")});
     QVERIFY(p.waitForFinished(120000));
     QCOMPARE(p.exitCode(), 0);
-    const QStringList files = QString::fromLocal8Bit(p.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts);
+    const QStringList files =
+        QString::fromLocal8Bit(p.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts);
     QVERIFY2(files.size() >= 10, qPrintable(files.join(' ')));
     for (const char* name : {"timeline.png", "window.png", "supervision-tree.png", "message-flow.png"})
       QVERIFY2(files.filter(QLatin1String(name)).size() == 1, name);
@@ -682,18 +768,21 @@ class TestReplay : public QObject {
     const QString err = QString::fromLocal8Bit(p.readAllStandardError());
     QVERIFY2(err.contains(qs(bad)) && err.contains(QLatin1String("not an SQLite database")), qPrintable(err));
     // Usage mistakes: exit code 2.
-    for (const QStringList& args : {QStringList{QStringLiteral("open")},
-                                    QStringList{QStringLiteral("--screenshot"), shots, QStringLiteral("--open"),
-                                                qs(good_), QStringLiteral("--at"), QStringLiteral("soon")},
-                                    QStringList{qs(good_), QStringLiteral("--scenario"), QStringLiteral("office")},
-                                    QStringList{QStringLiteral("--session"), QStringLiteral("2")}}) {
+    for (const QStringList& args :
+         {QStringList{QStringLiteral("open")},
+          QStringList{QStringLiteral("--screenshot"), shots, QStringLiteral("--open"), qs(good_),
+                      QStringLiteral("--at"), QStringLiteral("soon")},
+          QStringList{qs(good_), QStringLiteral("--scenario"), QStringLiteral("office")},
+          QStringList{QStringLiteral("--session"), QStringLiteral("2")}}) {
       p.start(QStringLiteral(ACTORSCOPE_BINARY), args);
       QVERIFY(p.waitForFinished(60000));
-      QVERIFY2(p.exitCode() == 2, qPrintable(args.join(' ') + ": " + QString::fromLocal8Bit(p.readAllStandardError())));
+      QVERIFY2(p.exitCode() == 2,
+               qPrintable(args.join(' ') + ": " + QString::fromLocal8Bit(p.readAllStandardError())));
     }
     // Past the end: said so, exit 1.
-    p.start(QStringLiteral(ACTORSCOPE_BINARY), {QStringLiteral("--screenshot"), shots, QStringLiteral("--open"),
-                                                qs(good_), QStringLiteral("--at"), QStringLiteral("1000s")});
+    p.start(QStringLiteral(ACTORSCOPE_BINARY),
+            {QStringLiteral("--screenshot"), shots, QStringLiteral("--open"), qs(good_),
+             QStringLiteral("--at"), QStringLiteral("1000s")});
     QVERIFY(p.waitForFinished(60000));
     QCOMPARE(p.exitCode(), 1);
     QVERIFY(QString::fromLocal8Bit(p.readAllStandardError()).contains(QLatin1String("past the end")));

@@ -34,9 +34,14 @@ QString rulerLabel(double seconds, double step) {
 
 QColor markerColor(TimelineWidget::Marker::Kind kind, const QPalette& palette) {
   switch (kind) {
-    case TimelineWidget::Marker::Kind::failure: return errorColor(palette);
-    case TimelineWidget::Marker::Kind::kill: return warningColor(palette);
-    case TimelineWidget::Marker::Kind::restart: return palette.color(QPalette::Highlight);
+    case TimelineWidget::Marker::Kind::failure:
+      return errorColor(palette);
+    case TimelineWidget::Marker::Kind::kill:
+      return warningColor(palette);
+    case TimelineWidget::Marker::Kind::restart:
+      return palette.color(QPalette::Highlight);
+    case TimelineWidget::Marker::Kind::warning:
+      return warningColor(palette);
   }
   return palette.color(QPalette::Text);
 }
@@ -48,8 +53,9 @@ TimelineWidget::TimelineWidget(QWidget* parent) : QWidget(parent) {
   setFocusPolicy(Qt::StrongFocus);
   setMouseTracking(true);
   setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
-  setToolTip(QStringLiteral("Drag the cursor (or click) to scrub; drag on the strip, or Shift+drag, to select a "
-                            "range the message flow zooms to"));
+  setToolTip(
+      QStringLiteral("Drag the cursor (or click) to scrub; drag on the strip, or Shift+drag, to select a "
+                     "range the message flow zooms to"));
 }
 
 void TimelineWidget::setRange(TimePoint start, TimePoint end) {
@@ -85,7 +91,8 @@ void TimelineWidget::clearSelection() {
 }
 
 QRectF TimelineWidget::stripRect() const {
-  return QRectF(kMargin, kRulerH + kMarkerH, std::max(1, width() - 2 * kMargin), std::max(8, height() - kRulerH - kMarkerH - 4));
+  return QRectF(kMargin, kRulerH + kMarkerH, std::max(1, width() - 2 * kMargin),
+                std::max(8, height() - kRulerH - kMarkerH - 4));
 }
 
 TimePoint TimelineWidget::timeAt(double x) const {
@@ -178,7 +185,8 @@ void TimelineWidget::paintBackdrop(QPainter& p) const {
     if (total <= 0) continue;
     const double h = std::sqrt(total) * scale;
     double y = strip.bottom();
-    for (auto [count, colour] : {std::pair{b.failures, failure}, std::pair{b.lifecycle, lifecycle}, std::pair{b.messages, message}}) {
+    for (auto [count, colour] : {std::pair{b.failures, failure}, std::pair{b.lifecycle, lifecycle},
+                                 std::pair{b.messages, message}}) {
       if (count == 0) continue;
       const double part = h * count / total;
       p.fillRect(QRectF(x0, y - part, x1 - x0, part), colour);
@@ -196,12 +204,24 @@ void TimelineWidget::paintBackdrop(QPainter& p) const {
 
   // Markers: a small triangle each, above the strip.
   p.setRenderHint(QPainter::Antialiasing, true);
-  // Restarts first, then kills, failures on top: a restart follows its failure within a
-  // millisecond, and the failure is what the eye must find.
+  // Warnings first (hollow), then restarts, then kills, failures on top: a restart follows its
+  // failure within a millisecond, and the failure is what the eye must find.
   std::vector<const Marker*> order;
   for (const Marker& m : markers_) order.push_back(&m);
   std::stable_sort(order.begin(), order.end(), [](const Marker* a, const Marker* b) {
-    auto rank = [](Marker::Kind k) { return k == Marker::Kind::restart ? 0 : k == Marker::Kind::kill ? 1 : 2; };
+    auto rank = [](Marker::Kind k) {
+      switch (k) {
+        case Marker::Kind::warning:
+          return 0;
+        case Marker::Kind::restart:
+          return 1;
+        case Marker::Kind::kill:
+          return 2;
+        case Marker::Kind::failure:
+          return 3;
+      }
+      return 3;
+    };
     return rank(a->kind) < rank(b->kind);
   });
   for (const Marker* mp : order) {
@@ -212,7 +232,10 @@ void TimelineWidget::paintBackdrop(QPainter& p) const {
     tri.lineTo(x + 4, kRulerH + 2);
     tri.lineTo(x, kRulerH + kMarkerH - 2);
     tri.closeSubpath();
-    p.fillPath(tri, markerColor(m.kind, pal));
+    if (m.kind == Marker::Kind::warning)
+      p.strokePath(tri, QPen(markerColor(m.kind, pal), 1.5));
+    else
+      p.fillPath(tri, markerColor(m.kind, pal));
   }
 }
 
@@ -256,7 +279,7 @@ void TimelineWidget::mouseMoveEvent(QMouseEvent* e) {
   if (drag_ == Drag::none) {
     const int m = markerAt(e->position().toPoint());
     QWidget::setCursor(m >= 0 || std::abs(xAt(cursor_) - e->position().x()) <= 5 ? Qt::PointingHandCursor
-                                                                                  : Qt::ArrowCursor);
+                                                                                 : Qt::ArrowCursor);
     return;
   }
   if ((e->position().toPoint() - pressAt_).manhattanLength() >= 4) moved_ = true;
@@ -301,8 +324,9 @@ bool TimelineWidget::event(QEvent* e) {
     auto* help = static_cast<QHelpEvent*>(e);
     if (const int m = markerAt(help->pos()); m >= 0) {
       const Marker& mk = markers_[static_cast<std::size_t>(m)];
-      QToolTip::showText(help->globalPos(),
-                         QStringLiteral("%1\nat %2 — click to go there").arg(mk.label, formatSince(mk.time, start_)), this);
+      QToolTip::showText(
+          help->globalPos(),
+          QStringLiteral("%1\nat %2 — click to go there").arg(mk.label, formatSince(mk.time, start_)), this);
       return true;
     }
     // Over the strip: the bucket's counts.

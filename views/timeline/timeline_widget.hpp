@@ -32,7 +32,8 @@ class TimelineWidget : public QWidget {
     std::uint32_t lifecycle = 0, messages = 0, failures = 0;
   };
   struct Marker {
-    enum class Kind { failure, kill, restart };
+    /// warning: where a warning rule began to hold (drawn hollow, beneath the others).
+    enum class Kind { failure, kill, restart, warning };
     Kind kind = Kind::failure;
     TimePoint time{};
     ActorId actor{};
