@@ -37,22 +37,14 @@ std::vector<StatsSample> StatsBucketer::update(const std::vector<ActorStats>& po
     }
     const ActorStats& before = last.stats;
     StatsSample d;
+    d.counters() = s.since(before);
     d.end = now;
     d.actor = s.id;
-    d.handled = s.handled - std::min(before.handled, s.handled);
-    d.sent = s.sent - std::min(before.sent, s.sent);
-    d.timed = s.timed - std::min(before.timed, s.timed);
-    d.queue_time = s.queue_time - std::min(before.queue_time, s.queue_time);
-    d.handling_time = s.handling_time - std::min(before.handling_time, s.handling_time);
-    d.mailbox_depth = s.mailbox_depth;
-    d.mailbox_max = s.mailbox_max > before.mailbox_max ? s.mailbox_max : std::max(s.mailbox_depth, before.mailbox_depth);
     // The same hook still running since an earlier poll: it has held the thread since then.
     const bool same_hook = s.in_hook && before.in_hook && s.hook_runs == before.hook_runs;
     const TimePoint busy_since = s.in_hook ? (same_hook ? last.busy_since : now) : TimePoint{};
     if (s.in_hook) d.busy = now - busy_since;
-    const bool moved = d.handled != 0 || d.sent != 0 || d.mailbox_depth != 0 || d.mailbox_max != 0 ||
-                       d.timed != 0 || d.queue_time != Duration::zero() ||
-                       d.handling_time != Duration::zero() || d.busy != Duration::zero();
+    const bool moved = d.counters() != ActorCounters{} || d.busy != Duration::zero();
     // A sample with busy zero once the hook returned, so that the fold's gauge falls back.
     if (moved || last.reported_busy) out.push_back(d);
     next[s.id] = Last{s, busy_since, d.busy != Duration::zero()};

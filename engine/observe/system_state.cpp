@@ -360,13 +360,7 @@ void SystemState::apply(const StatsSample& s, StatsUndo& undo) {
     const ActorRecord& a = it->second;
     StatsUndo::Change c;
     c.actor = a.id;
-    c.handled = a.handled;
-    c.sent = a.sent;
-    c.timed = a.timed;
-    c.mailbox_depth = a.mailbox_depth;
-    c.mailbox_max = a.mailbox_max;
-    c.queue_time = a.queue_time;
-    c.handling_time = a.handling_time;
+    c.counters = a.counters();
     c.busy = a.busy;
     const std::size_t before = a.history.size();
     if (!a.history.empty()) c.back = a.history.back();
@@ -396,13 +390,7 @@ void SystemState::add_dropped(std::uint64_t events, StatsUndo& undo) {
 void SystemState::undo(StatsUndo& undo) {
   for (auto c = undo.changes.rbegin(); c != undo.changes.rend(); ++c) {
     ActorRecord& a = actors_.at(c->actor);
-    a.handled = c->handled;
-    a.sent = c->sent;
-    a.timed = c->timed;
-    a.mailbox_depth = c->mailbox_depth;
-    a.mailbox_max = c->mailbox_max;
-    a.queue_time = c->queue_time;
-    a.handling_time = c->handling_time;
+    a.counters() = c->counters;
     a.busy = c->busy;
     if (c->pushed) {
       if (!a.history.empty()) a.history.pop_back();  // (none kept when the limit is 0 points)
@@ -423,16 +411,11 @@ void SystemState::apply(const StatsSample& s) {
   auto it = actors_.find(s.actor);
   if (it == actors_.end()) return;  // its spawn was not seen (dropped, or pruned): nothing to attach to
   ActorRecord& a = it->second;
-  a.handled += s.handled;
-  a.sent += s.sent;
-  a.timed += s.timed;
-  a.queue_time += s.queue_time;
-  a.handling_time += s.handling_time;
+  a.add(s);
   if (a.alive()) {
     a.mailbox_depth = s.mailbox_depth;
     a.busy = s.busy;
   }
-  a.mailbox_max = std::max(a.mailbox_max, s.mailbox_max);
 
   const auto bucket_len = std::max<std::int64_t>(1, to_ns(limits_.history_bucket));
   const std::int64_t bucket = to_ns(s.end) / bucket_len;
@@ -445,6 +428,5 @@ void SystemState::apply(const StatsSample& s) {
     h.mailbox_max = std::max(h.mailbox_max, s.mailbox_max);
   }
 }
-
 
 }  // namespace actorscope::observe

@@ -390,11 +390,17 @@ class TestObserve : public QObject {
     QVERIFY(std::none_of(polled.begin(), polled.end(), [&](const as::ActorStats& s) { return s.id == brief.id(); }));
     QVERIFY(std::any_of(polled.begin(), polled.end(), [&](const as::ActorStats& s) { return s.id == keeper.id(); }));
 
+    const auto handled = [&](std::uint64_t n) {
+      as::ActorStats s;
+      s.id = brief.id();
+      s.handled = n;
+      return s;
+    };
     obs::StatsBucketer bucketer;
-    const auto first = bucketer.update({{.id = brief.id(), .handled = 2}}, as::TimePoint{});
+    const auto first = bucketer.update({handled(2)}, as::TimePoint{});
     QCOMPARE(first.size(), 1u);
     // Alive at one read and final at the next in the same poll: each delta is counted once.
-    const auto second = bucketer.update({{.id = brief.id(), .handled = 3}, {.id = brief.id(), .handled = 5}}, {});
+    const auto second = bucketer.update({handled(3), handled(5)}, {});
     QCOMPARE(second.size(), 2u);
     QCOMPARE(second[0].handled + second[1].handled, 3u);
   }

@@ -30,7 +30,11 @@ obs::Event message(std::uint64_t from, std::uint64_t to, int ms, std::uint64_t t
           .message_type = "Ping"};
 }
 obs::StatsSample sample(std::uint64_t n, int ms, std::uint64_t handled) {
-  return {.end = at(ms), .actor = pid(n), .handled = handled};
+  obs::StatsSample s;
+  s.end = at(ms);
+  s.actor = pid(n);
+  s.handled = handled;
+  return s;
 }
 
 /// Remembers what it heard, to push it back as a recording would.

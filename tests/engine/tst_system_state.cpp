@@ -87,13 +87,15 @@ obs::SystemState with_actor(std::uint64_t timed, as::Duration busy) {
   e.seq = 1;
   e.time = as::TimePoint{} + 1ms;
   s.apply(e);
-  s.apply(obs::StatsSample{.end = as::TimePoint{} + 2ms,
-                           .actor = pid(2),
-                           .handled = 7,
-                           .timed = timed,
-                           .queue_time = 3us,
-                           .handling_time = 4us,
-                           .busy = busy});
+  obs::StatsSample sample;
+  sample.end = as::TimePoint{} + 2ms;
+  sample.actor = pid(2);
+  sample.handled = 7;
+  sample.timed = timed;
+  sample.queue_time = 3us;
+  sample.handling_time = 4us;
+  sample.busy = busy;
+  s.apply(sample);
   return s;
 }
 
@@ -183,7 +185,9 @@ class TestSystemState : public QObject {
   void the_bucketer_reports_how_long_one_hook_has_held_its_thread() {
     obs::StatsBucketer b;
     const as::TimePoint t0 = as::TimePoint{} + 1s;
-    as::ActorStats s{.id = pid(3), .status = as::ActorStatus::running};
+    as::ActorStats s;
+    s.id = pid(3);
+    s.status = as::ActorStatus::running;
     s.hook_runs = 4;
     s.in_hook = false;
     QVERIFY(b.update({s}, t0).empty());  // idle, nothing moved
@@ -208,13 +212,20 @@ class TestSystemState : public QObject {
     QVERIFY(b.update({s}, t0 + 700ms).empty());  // and then nothing, as before
 
     // The fold shows the latest figure while the actor lives.
+    const auto busy_sample = [](as::TimePoint end, as::Duration busy) {
+      obs::StatsSample sample;
+      sample.end = end;
+      sample.actor = pid(3);
+      sample.busy = busy;
+      return sample;
+    };
     obs::SystemState st;
     st.apply(obs::Event{.kind = obs::EventKind::spawned, .seq = 1, .time = t0, .actor = pid(3), .name = "slow"});
-    st.apply(obs::StatsSample{.end = t0 + 300ms, .actor = pid(3), .busy = 200ms});
+    st.apply(busy_sample(t0 + 300ms, 200ms));
     QCOMPARE(st.actor(pid(3))->busy, as::Duration(200ms));
-    st.apply(obs::StatsSample{.end = t0 + 400ms, .actor = pid(3)});
+    st.apply(busy_sample(t0 + 400ms, as::Duration::zero()));
     QCOMPARE(st.actor(pid(3))->busy, as::Duration::zero());
-    st.apply(obs::StatsSample{.end = t0 + 500ms, .actor = pid(3), .busy = 100ms});
+    st.apply(busy_sample(t0 + 500ms, 100ms));
     st.apply(obs::Event{.kind = obs::EventKind::killed, .seq = 2, .time = t0 + 600ms, .actor = pid(3)});
     QCOMPARE(st.actor(pid(3))->busy, as::Duration::zero());
   }

@@ -25,21 +25,12 @@
 
 namespace actorscope::observe {
 
-/// One bucket of exact per-actor statistics: what changed over (end - length, end]. Recordings
-/// store these in their actor_stats table; StatsBucketer makes them from ActorStats polls.
-struct StatsSample {
+/// One bucket of exact per-actor statistics: what changed over (end - length, end], its counters
+/// as ActorCounters describes a bucket's. Recordings store these in their actor_stats table;
+/// StatsBucketer makes them from ActorStats polls.
+struct StatsSample : ActorCounters {
   TimePoint end{};
   ActorId actor{};
-  std::uint64_t handled = 0;
-  std::uint64_t sent = 0;
-  /// Depth of the mailbox at `end`, and the highest depth known for the bucket (exact when the
-  /// actor set a new high-water mark in it; otherwise the larger of the depths at its two ends).
-  std::uint64_t mailbox_depth = 0;
-  std::uint64_t mailbox_max = 0;
-  /// Messages of the bucket whose times are in queue_time and handling_time (ActorStats::timed).
-  std::uint64_t timed = 0;
-  Duration queue_time{};
-  Duration handling_time{};
   /// How long the hook running at `end` had held the actor's thread, counted from the first poll
   /// that saw it running (it began up to one poll earlier). Zero when no hook was running, or when
   /// it began after the previous poll.
@@ -55,7 +46,8 @@ struct FailureRecord {
   friend bool operator==(const FailureRecord&, const FailureRecord&) = default;
 };
 
-struct ActorRecord {
+/// An actor as the fold knows it. Its exact counters (the base) are the totals of its StatsSamples.
+struct ActorRecord : ActorCounters {
   ActorId id{};
   ActorId parent{};             ///< the current supervisor (0 = a root)
   std::vector<ActorId> children;  ///< in link order; stopped children stay until pruned
@@ -68,16 +60,6 @@ struct ActorRecord {
   TimePoint spawned{};
   TimePoint stopped{};
 
-  // Exact counters (from StatsSamples).
-  std::uint64_t handled = 0;
-  std::uint64_t sent = 0;
-  std::uint64_t mailbox_depth = 0;
-  std::uint64_t mailbox_max = 0;
-  /// The messages whose times the two sums hold: all of them when every message was timed, the
-  /// sampled ones at sampled timing (a recording at `sampled` detail).
-  std::uint64_t timed = 0;
-  Duration queue_time{};
-  Duration handling_time{};
   /// How long the hook running now has held the actor's thread (StatsSample::busy); zero when none.
   Duration busy{};
   // From lifecycle events (never sampled).
@@ -190,8 +172,8 @@ class SystemState {
     std::uint64_t dropped = 0;
     struct Change {
       ActorId actor{};
-      std::uint64_t handled = 0, sent = 0, timed = 0, mailbox_depth = 0, mailbox_max = 0;
-      Duration queue_time{}, handling_time{}, busy{};
+      ActorCounters counters{};
+      Duration busy{};
       bool pushed = false;  ///< a history point was pushed at the back (else the back one changed)
       ActorRecord::HistoryPoint back{};                    ///< the back point before, when not pushed
       std::vector<ActorRecord::HistoryPoint> popped;       ///< the points the push pushed out, in order
