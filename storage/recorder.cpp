@@ -9,6 +9,7 @@
 #include "database.hpp"
 #include "event_rows.hpp"
 #include "schema.hpp"
+#include "stats_rows.hpp"
 
 #include <sqlite3.h>
 
@@ -140,10 +141,7 @@ struct RecorderWriter final : observe::StateFeed::Sink {
         "stopped_ns, exit_kind, exit_reason) VALUES (?,?,?,?,?,?,?,?,?,?)");
     insert_poll =
         db->prepare("INSERT INTO stats_polls(session_id, poll, t_ns, after_seq, dropped) VALUES (?,?,?,?,?)");
-    insert_stats = db->prepare(
-        "INSERT INTO actor_stats(session_id, poll, actor_id, bucket_ns, handled, sent, mailbox_depth, "
-        "mailbox_max, "
-        "queue_ns_sum, handle_ns_sum, timed, busy_ns) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)");
+    insert_stats = db->prepare(insert_sample_sql());
     insert_keyframe = db->prepare(
         "INSERT OR REPLACE INTO keyframes(session_id, seq, poll, t_ns, state) VALUES (?,?,?,?,?)");
   }
@@ -211,18 +209,7 @@ struct RecorderWriter final : observe::StateFeed::Sink {
     insert_poll.bind(5, static_cast<std::int64_t>(dropped));
     insert_poll.run();
     for (const observe::StatsSample& x : samples) {
-      insert_stats.bind(1, session);
-      insert_stats.bind(2, static_cast<std::int64_t>(feed.polls()));
-      insert_stats.bind(3, static_cast<std::int64_t>(x.actor.pid));
-      insert_stats.bind(4, observe::to_ns(x.end));
-      insert_stats.bind(5, static_cast<std::int64_t>(x.handled));
-      insert_stats.bind(6, static_cast<std::int64_t>(x.sent));
-      insert_stats.bind(7, static_cast<std::int64_t>(x.mailbox_depth));
-      insert_stats.bind(8, static_cast<std::int64_t>(x.mailbox_max));
-      insert_stats.bind(9, observe::to_ns(x.queue_time));
-      insert_stats.bind(10, observe::to_ns(x.handling_time));
-      insert_stats.bind(11, static_cast<std::int64_t>(x.timed));
-      insert_stats.bind(12, observe::to_ns(x.busy));
+      bind_sample(insert_stats, session, static_cast<std::int64_t>(feed.polls()), x);
       insert_stats.run();
     }
     max_item_ns = std::max(max_item_ns, t_ns);

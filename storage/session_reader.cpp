@@ -6,6 +6,7 @@
 #include "database.hpp"
 #include "event_rows.hpp"
 #include "schema.hpp"
+#include "stats_rows.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -253,39 +254,6 @@ std::uint64_t SessionReader::last_seq_at(std::int64_t session, TimePoint t, std:
 
 namespace {
 
-observe::StatsSample read_sample(const Statement& s, int first) {
-  observe::StatsSample x;
-  x.actor = {0, static_cast<std::uint64_t>(s.int64(first))};
-  x.end = observe::time_from_ns(s.int64(first + 1));
-  x.handled = static_cast<std::uint64_t>(s.int64(first + 2));
-  x.sent = static_cast<std::uint64_t>(s.int64(first + 3));
-  x.mailbox_depth = static_cast<std::uint64_t>(s.int64(first + 4));
-  x.mailbox_max = static_cast<std::uint64_t>(s.int64(first + 5));
-  x.queue_time = observe::duration_from_ns(s.int64(first + 6));
-  x.handling_time = observe::duration_from_ns(s.int64(first + 7));
-  x.timed = static_cast<std::uint64_t>(s.int64(first + 8));
-  x.busy = observe::duration_from_ns(s.int64(first + 9));
-  return x;
-}
-
-// The columns read_sample reads. Format 1 has no `timed`: every message was timed then, except at
-// `lifecycle`, where none was (the migration to format 2 fills it in the same way). Formats 1 and 2
-// have no `busy_ns`: it was not measured (0, as the migration to format 3 fills it).
-const char* sample_columns(int format) {
-  if (format >= 3)
-    return "actor_id, bucket_ns, handled, sent, mailbox_depth, mailbox_max, queue_ns_sum, handle_ns_sum, timed, "
-           "busy_ns";
-  if (format == 2)
-    return "actor_id, bucket_ns, handled, sent, mailbox_depth, mailbox_max, queue_ns_sum, handle_ns_sum, timed, 0";
-  return "actor_id, bucket_ns, handled, sent, mailbox_depth, mailbox_max, queue_ns_sum, handle_ns_sum, "
-         "CASE WHEN (SELECT detail FROM sessions WHERE sessions.id = actor_stats.session_id) = 'lifecycle' THEN 0 "
-         "ELSE handled END, 0";
-}
-
-}  // namespace
-
-namespace {
-
 /// Folds onto `feed`, whose state is at `point`, the items after `point` whose time is at or
 /// before `t_ns`, in recording order (a poll right after the event of its after_seq), streamed:
 /// three cursors, nothing loaded whole. `to_seq` is the last event at or before t. With
@@ -365,7 +333,7 @@ bool fold_items(Database& db, int format, std::int64_t session, observe::StateFe
     const TimePoint poll_time = observe::time_from_ns(p.int64(3));
     if (!b_started) {
       b_started = true;
-      b = db.prepare(std::string("SELECT poll, ") + sample_columns(format) +
+      b = db.prepare(std::string("SELECT poll, ") + storage::sample_columns(format) +
                      " FROM actor_stats WHERE session_id = ? AND poll > ? ORDER BY poll, rowid");
       b.bind(1, session);
       b.bind(2, static_cast<std::int64_t>(point.poll));
@@ -378,7 +346,7 @@ bool fold_items(Database& db, int format, std::int64_t session, observe::StateFe
       if (of < number)
         throw std::invalid_argument("actor_stats refers to poll " + std::to_string(of) +
                                     ", which stats_polls does not have");
-      samples.push_back(read_sample(b, 1));
+      samples.push_back(storage::read_sample(b, 1));
       b_more = b.step();
     }
     events_through(after_seq);
@@ -529,7 +497,7 @@ bool SessionReader::fold_rest_in_place(std::int64_t session, observe::SystemStat
     p.bind(1, session);
     p.bind(2, static_cast<std::int64_t>(point.poll));
     p.bind(3, observe::to_ns(t));
-    Statement b = db_->prepare(std::string("SELECT poll, ") + sample_columns(format_) +
+    Statement b = db_->prepare(std::string("SELECT poll, ") + storage::sample_columns(format_) +
                                " FROM actor_stats WHERE session_id = ? AND poll > ? ORDER BY poll, rowid");
     b.bind(1, session);
     b.bind(2, static_cast<std::int64_t>(point.poll));
@@ -542,7 +510,7 @@ bool SessionReader::fold_rest_in_place(std::int64_t session, observe::SystemStat
         if (of < number)
           throw std::invalid_argument("actor_stats refers to poll " + std::to_string(of) +
                                       ", which stats_polls does not have");
-        state.apply(read_sample(b, 1), undo);
+        state.apply(storage::read_sample(b, 1), undo);
         b_more = b.step();
       }
       observe::StatsSample heartbeat;
@@ -750,13 +718,13 @@ std::vector<observe::StatsSample> SessionReader::stats(std::int64_t session, Tim
   return guarded([&] {
     std::vector<observe::StatsSample> out;
     Statement s =
-        db_->prepare(std::string("SELECT ") + sample_columns(format_) +
+        db_->prepare(std::string("SELECT ") + storage::sample_columns(format_) +
                      " FROM actor_stats WHERE session_id = ? AND bucket_ns >= ? AND bucket_ns <= ? ORDER BY "
                      "poll, rowid");
     s.bind(1, session);
     s.bind(2, observe::to_ns(from));
     s.bind(3, observe::to_ns(to));
-    while (s.step()) out.push_back(read_sample(s, 0));
+    while (s.step()) out.push_back(storage::read_sample(s, 0));
     return out;
   });
 }

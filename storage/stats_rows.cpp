@@ -1,0 +1,76 @@
+// The actor_stats row <-> observe::StatsSample. The counters' columns are in the order of
+// ActorCounters::for_each (the table's own order differs: `timed` and `busy_ns` came later).
+#include "stats_rows.hpp"
+
+namespace actorscope::storage {
+
+namespace {
+
+/// A counter as a column's value and back: counts as integers, times in nanoseconds.
+std::int64_t column_value(std::uint64_t v) {
+  return static_cast<std::int64_t>(v);
+}
+std::int64_t column_value(Duration v) {
+  return observe::to_ns(v);
+}
+void from_column(std::uint64_t& v, std::int64_t c) {
+  v = static_cast<std::uint64_t>(c);
+}
+void from_column(Duration& v, std::int64_t c) {
+  v = observe::duration_from_ns(c);
+}
+
+constexpr int kCounters = [] {
+  int n = 0;
+  ActorCounters c;
+  ActorCounters::for_each(c, [&](auto&) { ++n; });
+  return n;
+}();
+static_assert(kCounters == 7, "a counter is new in ActorCounters: give it a column (a new format) here");
+
+}  // namespace
+
+const char* insert_sample_sql() noexcept {
+  return "INSERT INTO actor_stats(session_id, poll, actor_id, bucket_ns, "
+         "handled, sent, mailbox_depth, mailbox_max, timed, queue_ns_sum, handle_ns_sum, busy_ns) "
+         "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)";
+}
+
+void bind_sample(Statement& st, std::int64_t session, std::int64_t poll, const observe::StatsSample& x) {
+  st.bind(1, session);
+  st.bind(2, poll);
+  st.bind(3, static_cast<std::int64_t>(x.actor.pid));
+  st.bind(4, observe::to_ns(x.end));
+  int column = 5;
+  ActorCounters::for_each(x, [&](const auto& counter) { st.bind(column++, column_value(counter)); });
+  st.bind(column, observe::to_ns(x.busy));
+}
+
+// Format 1 has no `timed`: every message was timed then, except at `lifecycle`, where none was (the
+// migration to format 2 fills it in the same way). Formats 1 and 2 have no `busy_ns`: it was not
+// measured (0, as the migration to format 3 fills it).
+const char* sample_columns(int format) noexcept {
+  if (format >= 3)
+    return "actor_id, bucket_ns, "
+           "handled, sent, mailbox_depth, mailbox_max, timed, queue_ns_sum, handle_ns_sum, busy_ns";
+  if (format == 2)
+    return "actor_id, bucket_ns, "
+           "handled, sent, mailbox_depth, mailbox_max, timed, queue_ns_sum, handle_ns_sum, 0";
+  return "actor_id, bucket_ns, "
+         "handled, sent, mailbox_depth, mailbox_max, "
+         "CASE WHEN (SELECT detail FROM sessions WHERE sessions.id = actor_stats.session_id) = 'lifecycle' "
+         "THEN 0 ELSE handled END, "
+         "queue_ns_sum, handle_ns_sum, 0";
+}
+
+observe::StatsSample read_sample(const Statement& s, int first) {
+  observe::StatsSample x;
+  x.actor = {0, static_cast<std::uint64_t>(s.int64(first))};
+  x.end = observe::time_from_ns(s.int64(first + 1));
+  int column = first + 2;
+  ActorCounters::for_each(x, [&](auto& counter) { from_column(counter, s.int64(column++)); });
+  x.busy = observe::duration_from_ns(s.int64(column));
+  return x;
+}
+
+}  // namespace actorscope::storage
