@@ -59,8 +59,9 @@ class Host final : public QObject {
   /// Posts `e` (made with new, before this call) to this host, counted in the tally: see
   /// HandoffTally for what the count is for and the happens-before edge it carries. @thread any
   void post(HandoffEvent* e) {
+    const int priority = e->priority();  // read before the release: once posted, `e` is the receiver's
     tally_.posted(*e);
-    post_event(e, e->priority());
+    post_event(e, priority);
   }
 
   /// Discards what the run list and the urgent list still hold. Only once nothing runs them any
