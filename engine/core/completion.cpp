@@ -29,29 +29,24 @@ struct BlockingWaiter final : detail::WaiterNode {
 Completion::~Completion() = default;
 
 bool Completion::complete() noexcept {
-  detail::WaiterNode* list = nullptr;
+  // Taken off the Completion under the lock; from there on only this call touches the list, since
+  // remove() sees the nodes unlinked.
+  Waiters list;
   {
     std::lock_guard lk(m_);
     if (closed_) return false;
     closed_ = true;  // add() refuses from here on
-    list = std::exchange(head_, nullptr);
-    for (detail::WaiterNode* w = list; w != nullptr; w = w->wnext_) w->linked_ = false;
+    list.swap(waiters_);
+    for (detail::WaiterNode& w : list) w.linked_ = false;
   }
   // Published after the lock is released and this object is never touched again: whoever sees
   // "done" may destroy the Completion at once.
   done_.store(true, std::memory_order_release);
-  // Waiters were pushed at the front; notify in arrival order.
-  detail::WaiterNode* reversed = nullptr;
-  while (list != nullptr) {
-    detail::WaiterNode* next = list->wnext_;
-    list->wnext_ = reversed;
-    reversed = list;
-    list = next;
-  }
-  while (reversed != nullptr) {
-    detail::WaiterNode* next = reversed->wnext_;
-    reversed->notify();  // may destroy the node
-    reversed = next;
+  // In arrival order. A node is unhooked before it is notified: notify() may destroy it.
+  while (!list.empty()) {
+    detail::WaiterNode& w = list.front();
+    list.pop_front();
+    w.notify();
   }
   return true;
 }
@@ -60,10 +55,7 @@ bool Completion::add(detail::WaiterNode& w) noexcept {
   {
     std::lock_guard lk(m_);
     if (!closed_) {
-      w.wprev_ = nullptr;
-      w.wnext_ = head_;
-      if (head_ != nullptr) head_->wprev_ = &w;
-      head_ = &w;
+      waiters_.push_back(w);
       w.linked_ = true;
       return true;
     }
@@ -78,13 +70,7 @@ bool Completion::add(detail::WaiterNode& w) noexcept {
 bool Completion::remove(detail::WaiterNode& w) noexcept {
   std::lock_guard lk(m_);
   if (!w.linked_) return false;
-  if (w.wprev_ != nullptr) {
-    w.wprev_->wnext_ = w.wnext_;
-  } else {
-    head_ = w.wnext_;
-  }
-  if (w.wnext_ != nullptr) w.wnext_->wprev_ = w.wprev_;
-  w.wprev_ = w.wnext_ = nullptr;
+  waiters_.erase(waiters_.iterator_to(w));
   w.linked_ = false;
   return true;
 }
@@ -117,7 +103,8 @@ bool Completion::wait_until(Runtime& rt, TimePoint deadline, std::string_view op
 
   // Most waits are short: look for a little while before paying for a sleep and a wake-up.
   if (const Duration spin = rt.wait_spin(); spin > Duration::zero()) {
-    if (detail::spin_until([this] { return is_done(); }, std::min(spin, deadline - Clock::now()))) return true;
+    if (detail::spin_until([this] { return is_done(); }, std::min(spin, deadline - Clock::now())))
+      return true;
   }
 
   BlockingWaiter w;

@@ -65,8 +65,8 @@ void CellCore::note_send(MessageNode& n, std::uint8_t obs, std::string_view type
   std::uint64_t cause = 0;
   if (sender != nullptr && sender->in_flight_ != nullptr && !sender->in_flight_is_supervision_)
     cause = static_cast<const MessageNode*>(sender->in_flight_)->trace;
-  sys_.emit_event(observe::Event::message_sent(sender != nullptr ? sender->id_ : ActorId{}, id_, n.trace, cause,
-                                               type, timing ? now : TimePoint{}));
+  sys_.emit_event(observe::Event::message_sent(sender != nullptr ? sender->id_ : ActorId{}, id_, n.trace,
+                                               cause, type, timing ? now : TimePoint{}));
 }
 
 void CellCore::observe_handled(bool failed) noexcept {
@@ -112,9 +112,12 @@ void CellCore::observe_exit(ExitKind kind, const std::string& text) noexcept {
   if (kind_ != CellKind::actor) return;
   std::string words = copy_or_empty(text);
   switch (kind) {
-    case ExitKind::stopped: return sys_.emit_event(observe::Event::stopped(id_, std::move(words)));
-    case ExitKind::failed: return sys_.emit_event(observe::Event::failed_with(id_, std::move(words)));
-    case ExitKind::killed: return sys_.emit_event(observe::Event::killed(id_, std::move(words)));
+    case ExitKind::stopped:
+      return sys_.emit_event(observe::Event::stopped(id_, std::move(words)));
+    case ExitKind::failed:
+      return sys_.emit_event(observe::Event::failed_with(id_, std::move(words)));
+    case ExitKind::killed:
+      return sys_.emit_event(observe::Event::killed(id_, std::move(words)));
   }
 }
 
@@ -127,7 +130,8 @@ void SystemCore::observe_spawned(const CellCore& cell, const CellCore* superviso
                                      copy_or_empty(cell.name()), copy_or_empty(cell.type_name()),
                                      cell.placement().host));
   // The name was registered before the spawn is told: say so right after it.
-  if (!cell.name().empty()) emit_event(observe::Event::name_registered(cell.id(), copy_or_empty(cell.name())));
+  if (!cell.name().empty())
+    emit_event(observe::Event::name_registered(cell.id(), copy_or_empty(cell.name())));
 }
 
 void SystemCore::observe_name_released(const CellCore& cell) noexcept {
@@ -136,7 +140,8 @@ void SystemCore::observe_name_released(const CellCore& cell) noexcept {
 
 void SystemCore::observe_link(const CellCore& child, const CellCore& parent, bool linked) noexcept {
   if (child.kind() != CellKind::actor) return;
-  emit_event(linked ? observe::Event::linked(child.id(), parent.id()) : observe::Event::unlinked(child.id(), parent.id()));
+  emit_event(linked ? observe::Event::linked(child.id(), parent.id())
+                    : observe::Event::unlinked(child.id(), parent.id()));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -205,7 +210,8 @@ void SystemCore::publish_observers(std::vector<observe::Observer*> list) {
 void SystemCore::attach(observe::Observer& observer) {
   if constexpr (!kObserve)
     throw std::logic_error(
-        "actorscope: this build compiled observation out (ACTORSCOPE_WITH_OBSERVE=OFF); rebuild with it ON to attach "
+        "actorscope: this build compiled observation out (ACTORSCOPE_WITH_OBSERVE=OFF); rebuild with it ON "
+        "to attach "
         "an observer");
   std::lock_guard lk(observers_m_);
   std::vector<observe::Observer*> list;
@@ -252,13 +258,12 @@ void SystemCore::replay_present(observe::Observer& observer) {
   std::vector<Present> present;
   {
     BriefLock slk(struct_m_);
-    for (CellCore* c = live_head_; c != nullptr; c = c->live_next_) {
-      if (c->kind() != CellKind::actor) continue;
-      present.push_back({c->id(), c->parent_ != nullptr ? c->parent_->id() : ActorId{}, c->name(), c->type_name(),
-                         c->placement().host, c->status() >= ActorStatus::running});
+    for (const CellCore& c : live_) {  // in spawn order
+      if (c.kind() != CellKind::actor) continue;
+      present.push_back({c.id(), c.parent_ != nullptr ? c.parent_->id() : ActorId{}, c.name(), c.type_name(),
+                         c.placement().host, c.status() >= ActorStatus::running});
     }
   }
-  std::reverse(present.begin(), present.end());  // the live list is newest first
   for (Present& p : present) {
     send(observe::Event::spawned(p.id, p.parent, std::move(p.name), std::string(p.type), p.host));
     if (p.running) send(observe::Event::started(p.id, p.host));

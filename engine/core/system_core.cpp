@@ -12,7 +12,8 @@ namespace actorscope::detail {
 
 SystemCore::SystemCore(std::unique_ptr<Runtime> runtime, System& owner)
     : runtime_(std::move(runtime)), owner_(owner) {
-  if (!runtime_) throw std::invalid_argument("actorscope: a System needs a runtime; make one with make_runtime(\"asio\")");
+  if (!runtime_)
+    throw std::invalid_argument("actorscope: a System needs a runtime; make one with make_runtime(\"asio\")");
 }
 
 SystemCore::~SystemCore() {
@@ -119,22 +120,13 @@ void SystemCore::attach_locked(CellCore& child, CellCore& parent) noexcept {
   parent.retain();  // held by the child
   child.retain();   // held by the parent
   child.parent_ = &parent;
-  child.prev_sibling_ = nullptr;
-  child.next_sibling_ = parent.first_child_;
-  if (parent.first_child_ != nullptr) parent.first_child_->prev_sibling_ = &child;
-  parent.first_child_ = &child;
+  parent.children_.push_back(child);
 }
 
 CellCore* SystemCore::detach_locked(CellCore& child) noexcept {
   CellCore* parent = child.parent_;
   if (parent == nullptr) return nullptr;
-  if (child.prev_sibling_ != nullptr) {
-    child.prev_sibling_->next_sibling_ = child.next_sibling_;
-  } else {
-    parent->first_child_ = child.next_sibling_;
-  }
-  if (child.next_sibling_ != nullptr) child.next_sibling_->prev_sibling_ = child.prev_sibling_;
-  child.prev_sibling_ = child.next_sibling_ = nullptr;
+  parent->children_.erase(parent->children_.iterator_to(child));
   child.parent_ = nullptr;
   return parent;  // the caller now owns the child's reference to the parent, and the parent's to the child
 }
@@ -153,12 +145,14 @@ Expected<void, LinkError> SystemCore::link(CellCore& child, CellCore& parent) {
       return unexpected(LinkError(K::child_stopping, who + " is " + std::string(to_string(child.status())) +
                                                          " and cannot be linked"));
     if (parent.children_closed_ || parent.status() >= ActorStatus::draining)
-      return unexpected(LinkError(K::supervisor_stopping, "supervisor " + parent.id().to_string() +
-                                                              " is shutting down and accepts no new children"));
+      return unexpected(LinkError(
+          K::supervisor_stopping,
+          "supervisor " + parent.id().to_string() + " is shutting down and accepts no new children"));
     for (const CellCore* a = &parent; a != nullptr; a = a->parent_)
       if (a == &child)
-        return unexpected(LinkError(K::would_cycle, "actor " + parent.id().to_string() + " is a descendant of " +
-                                                        who + "; linking would make a cycle"));
+        return unexpected(LinkError(K::would_cycle, "actor " + parent.id().to_string() +
+                                                        " is a descendant of " + who +
+                                                        "; linking would make a cycle"));
     if (child.parent_ == &parent) return {};
     old_parent = detach_locked(child);
     attach_locked(child, parent);
@@ -198,14 +192,13 @@ SystemCore::Family SystemCore::leave_tree(CellCore& cell) noexcept {
   {
     BriefLock lk(struct_m_);
     cell.children_closed_ = true;
-    for (CellCore* c = cell.first_child_; c != nullptr;) {
-      CellCore* next = c->next_sibling_;
-      c->parent_ = nullptr;
-      c->prev_sibling_ = c->next_sibling_ = nullptr;
-      out.children.push_back(Ref<CellCore>::adopt(c));
-      c = next;
+    // Newest first, as they are killed. Each child's reference from us moves into `out`.
+    while (!cell.children_.empty()) {
+      CellCore& c = cell.children_.back();
+      cell.children_.pop_back();
+      c.parent_ = nullptr;
+      out.children.push_back(Ref<CellCore>::adopt(&c));
     }
-    cell.first_child_ = nullptr;
     parent = detach_locked(cell);
   }
   for (std::size_t i = 0; i < out.children.size(); ++i) cell.release();  // each child's reference to us
@@ -224,8 +217,7 @@ Ref<CellCore> SystemCore::supervisor_of(const CellCore& cell) const {
 std::vector<ActorCell> SystemCore::children_of(const CellCore& cell) const {
   std::vector<ActorCell> out;
   BriefLock lk(struct_m_);
-  for (CellCore* c = cell.first_child_; c != nullptr; c = c->next_sibling_) out.emplace_back(Ref<CellCore>(c));
-  std::reverse(out.begin(), out.end());  // the list is newest first; report spawn order
+  for (CellCore& c : cell.children_) out.emplace_back(Ref<CellCore>(&c));  // in link order
   return out;
 }
 
@@ -235,10 +227,7 @@ std::vector<ActorCell> SystemCore::children_of(const CellCore& cell) const {
 void SystemCore::add_live(CellCore& cell) {
   cell.retain();  // the live list keeps an idle actor alive: actors live until they exit
   BriefLock lk(struct_m_);
-  cell.live_prev_ = nullptr;
-  cell.live_next_ = live_head_;
-  if (live_head_ != nullptr) live_head_->live_prev_ = &cell;
-  live_head_ = &cell;
+  live_.push_back(cell);
   (cell.kind() == CellKind::task ? live_tasks_ : live_actors_)++;
   live_total_.fetch_add(1, std::memory_order_relaxed);
 }
@@ -246,13 +235,7 @@ void SystemCore::add_live(CellCore& cell) {
 void SystemCore::cell_exited(CellCore& cell) noexcept {
   {
     BriefLock lk(struct_m_);
-    if (cell.live_prev_ != nullptr) {
-      cell.live_prev_->live_next_ = cell.live_next_;
-    } else {
-      live_head_ = cell.live_next_;
-    }
-    if (cell.live_next_ != nullptr) cell.live_next_->live_prev_ = cell.live_prev_;
-    cell.live_prev_ = cell.live_next_ = nullptr;
+    live_.erase(live_.iterator_to(cell));
     (cell.kind() == CellKind::task ? live_tasks_ : live_actors_)--;
     if (live_total_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
       no_live_.notify_all();
@@ -266,9 +249,8 @@ void SystemCore::cell_exited(CellCore& cell) noexcept {
 std::vector<ActorCell> SystemCore::live(CellKind kind) const {
   std::vector<ActorCell> out;
   BriefLock lk(struct_m_);
-  for (CellCore* c = live_head_; c != nullptr; c = c->live_next_)
-    if (c->kind() == kind) out.emplace_back(Ref<CellCore>(c));
-  std::reverse(out.begin(), out.end());
+  for (CellCore& c : live_)  // in spawn order
+    if (c.kind() == kind) out.emplace_back(Ref<CellCore>(&c));
   return out;
 }
 
@@ -310,7 +292,7 @@ bool SystemCore::shutdown(Duration timeout) {
   std::vector<Ref<CellCore>> cells;
   {
     BriefLock lk(struct_m_);
-    for (CellCore* c = live_head_; c != nullptr; c = c->live_next_) cells.emplace_back(c);
+    for (auto c = live_.rbegin(); c != live_.rend(); ++c) cells.emplace_back(&*c);  // newest first
   }
   // Roots stop gracefully (their post_stop runs, their subtrees are killed as they exit); tasks abort.
   for (auto& c : cells) {
@@ -327,7 +309,7 @@ bool SystemCore::shutdown(Duration timeout) {
       std::vector<Ref<CellCore>> late;
       {
         BriefLock lk(struct_m_);
-        for (CellCore* c = live_head_; c != nullptr; c = c->live_next_) late.emplace_back(c);
+        for (auto c = live_.rbegin(); c != live_.rend(); ++c) late.emplace_back(&*c);
       }
       for (auto& c : late) c->request_kill();
       clean = wait_until_no_live(deadline);
@@ -337,7 +319,7 @@ bool SystemCore::shutdown(Duration timeout) {
                 << " actor(s) did not exit within the shutdown timeout; a handler may be blocking its "
                    "thread. Stopping the runtime anyway:";
       BriefLock lk(struct_m_);
-      for (CellCore* c = live_head_; c != nullptr; c = c->live_next_)
+      for (auto c = live_.rbegin(); c != live_.rend(); ++c)
         std::cerr << ' ' << c->id().to_string() << " (" << c->type_name() << ")";
       std::cerr << '\n';
     }
@@ -384,10 +366,9 @@ std::vector<ActorStats> SystemCore::stats() const {
   {
     BriefLock lk(struct_m_);
     out.reserve(live_actors_);
-    for (CellCore* c = live_head_; c != nullptr; c = c->live_next_)
-      if (c->kind() == CellKind::actor) out.push_back(c->stats());
+    for (const CellCore& c : live_)  // in spawn order
+      if (c.kind() == CellKind::actor) out.push_back(c.stats());
   }
-  std::reverse(out.begin(), out.end());
   return out;
 }
 

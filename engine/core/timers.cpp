@@ -44,15 +44,16 @@ bool TimerCore::cancel() noexcept {
 bool TimerCore::deliver(CellCore& target) noexcept {
   switch (kind_) {
     case Kind::exit:
-      target.request_stop("exit after " +
-                          std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(period_).count()) +
-                          " ms");
+      target.request_stop(
+          "exit after " +
+          std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(period_).count()) + " ms");
       return true;
     case Kind::kill:
       target.request_kill();
       return true;
     case Kind::interval:
-    case Kind::once: break;  // MessageTimer delivers these
+    case Kind::once:
+      break;  // MessageTimer delivers these
   }
   return false;
 }
@@ -60,20 +61,28 @@ bool TimerCore::deliver(CellCore& target) noexcept {
 namespace {
 std::string_view kind_name(TimerCore::Kind k) noexcept {
   switch (k) {
-    case TimerCore::Kind::interval: return "interval";
-    case TimerCore::Kind::once: return "after";
-    case TimerCore::Kind::exit: return "exit_after";
-    case TimerCore::Kind::kill: return "kill_after";
+    case TimerCore::Kind::interval:
+      return "interval";
+    case TimerCore::Kind::once:
+      return "after";
+    case TimerCore::Kind::exit:
+      return "exit_after";
+    case TimerCore::Kind::kill:
+      return "kill_after";
   }
   return "timer";
 }
 
 std::string_view end_name(Timers::End why) noexcept {
   switch (why) {
-    case Timers::End::done: return "done";
-    case Timers::End::cancelled: return "cancelled";
-    case Timers::End::target_stopped: return "target stopped";
-    case Timers::End::failed: return "building its message failed";
+    case Timers::End::done:
+      return "done";
+    case Timers::End::cancelled:
+      return "cancelled";
+    case Timers::End::target_stopped:
+      return "target stopped";
+    case Timers::End::failed:
+      return "building its message failed";
   }
   return "ended";
 }
@@ -91,10 +100,9 @@ std::string words(std::string_view w) noexcept {
 
 void Timers::observe_started(const TimerCore& t) noexcept {
   const CellCore* owner = CellCore::current();
-  system_.emit_event(observe::Event::timer_started(t.target_id_, owner != nullptr ? owner->id() : ActorId{}, t.id_,
-                                                   words(kind_name(t.kind_)),
-                                                   t.kind_ == TimerCore::Kind::interval ? t.period_ : Duration{},
-                                                   t.next_));
+  system_.emit_event(observe::Event::timer_started(
+      t.target_id_, owner != nullptr ? owner->id() : ActorId{}, t.id_, words(kind_name(t.kind_)),
+      t.kind_ == TimerCore::Kind::interval ? t.period_ : Duration{}, t.next_));
 }
 
 void Timers::observe_fired(const TimerCore& t, TimePoint scheduled) noexcept {
@@ -111,8 +119,8 @@ std::vector<Timers::Active> Timers::active() const {
   std::vector<Ref<TimerCore>> all;
   {
     std::lock_guard lk(m_);
-    for (const auto& [target, head] : by_target_)
-      for (TimerCore* t = head; t != nullptr; t = t->next_in_target_) all.emplace_back(t);
+    for (auto& [target, timers] : by_target_)
+      for (TimerCore& t : timers) all.emplace_back(&t);
   }
   for (const auto& t : all) {
     std::lock_guard lk(t->m_);
@@ -143,11 +151,7 @@ void Timers::start(TimerCore& t) {
     if (target.status() != ActorStatus::stopped) {
       t.retain();  // the registry's reference
       t.registered_under_ = &target;
-      TimerCore*& head = by_target_[&target];
-      t.prev_ = nullptr;
-      t.next_in_target_ = head;
-      if (head != nullptr) head->prev_ = &t;
-      head = &t;
+      by_target_[&target].push_back(t);
       ++count_;
       registered = true;
     }
@@ -173,7 +177,7 @@ void Timers::fire(TimerCore& t) noexcept {
   {
     std::lock_guard lk(t.m_);
     if (t.ended_) return;  // cancelled while this wake-up was on its way
-    t.token_ = 0;           // this deadline is spent
+    t.token_ = 0;          // this deadline is spent
     scheduled = t.next_;
   }
   // The message is built with no lock held: the builder is user code, and may even cancel.
@@ -225,7 +229,8 @@ Timers::Ending Timers::end_locked(TimerCore& t) noexcept {
   ending.ended = true;
   ending.token = std::exchange(t.token_, 0);
   ending.target = std::move(t.target_);
-  if (unregister(t)) ending.registration = Ref<TimerCore>::adopt(&t);  // lock order: the timer's, then the registry's
+  if (unregister(t))
+    ending.registration = Ref<TimerCore>::adopt(&t);  // lock order: the timer's, then the registry's
   return ending;
 }
 
@@ -255,15 +260,9 @@ bool Timers::end(TimerCore& t, End why) noexcept {
 bool Timers::unregister(TimerCore& t) noexcept {
   std::lock_guard lk(m_);
   if (t.registered_under_ == nullptr) return false;
-  if (t.prev_ != nullptr) {
-    t.prev_->next_in_target_ = t.next_in_target_;
-  } else if (t.next_in_target_ != nullptr) {
-    by_target_[t.registered_under_] = t.next_in_target_;
-  } else {
-    by_target_.erase(t.registered_under_);
-  }
-  if (t.next_in_target_ != nullptr) t.next_in_target_->prev_ = t.prev_;
-  t.prev_ = t.next_in_target_ = nullptr;
+  auto it = by_target_.find(t.registered_under_);
+  it->second.erase(it->second.iterator_to(t));
+  if (it->second.empty()) by_target_.erase(it);
   t.registered_under_ = nullptr;
   --count_;
   return true;  // the caller now owns the registry's reference
@@ -276,7 +275,8 @@ void Timers::cell_exited(CellCore& target) noexcept {
     std::lock_guard lk(m_);
     auto it = by_target_.find(&target);
     if (it == by_target_.end()) return;
-    for (TimerCore* t = it->second; t != nullptr; t = t->next_in_target_) aimed.emplace_back(t);
+    // Newest first.
+    for (auto t = it->second.rbegin(); t != it->second.rend(); ++t) aimed.emplace_back(&*t);
   }
   for (auto& t : aimed) end(*t, End::target_stopped);
 }

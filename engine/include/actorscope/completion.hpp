@@ -4,6 +4,8 @@
 
 #include <actorscope/runtime.hpp>
 
+#include <boost/intrusive/list.hpp>
+
 #include <atomic>
 #include <mutex>
 #include <string_view>
@@ -25,9 +27,9 @@ class WaiterNode {
 
  private:
   friend class actorscope::Completion;
-  WaiterNode* wprev_ = nullptr;
-  WaiterNode* wnext_ = nullptr;
-  bool linked_ = false;
+  boost::intrusive::list_member_hook<>
+      hook_;             // in a Completion's waiters (or, being notified, in complete()'s)
+  bool linked_ = false;  // in the waiters: remove() may take it out
 };
 }  // namespace detail
 
@@ -78,7 +80,12 @@ class Completion {
   std::atomic<bool> done_{false};
   std::mutex m_;
   bool closed_ = false;  // set under m_ by complete(): no more waiters
-  detail::WaiterNode* head_ = nullptr;
+  using Waiters = boost::intrusive::list<
+      detail::WaiterNode,
+      boost::intrusive::member_hook<detail::WaiterNode, boost::intrusive::list_member_hook<>,
+                                    &detail::WaiterNode::hook_>,
+      boost::intrusive::constant_time_size<false>>;
+  Waiters waiters_;  // in arrival order
 };
 
 }  // namespace actorscope

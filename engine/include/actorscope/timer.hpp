@@ -8,6 +8,8 @@
 #include <actorscope/ref_counted.hpp>
 #include <actorscope/runtime.hpp>
 
+#include <boost/intrusive/list_hook.hpp>
+
 #include <atomic>
 #include <cstdint>
 #include <mutex>
@@ -54,7 +56,10 @@ class TimerCore : public RefCounted, public Runnable {
 
   /// Builds what the next firing delivers, with no lock held (it may run user code). False if that
   /// failed; `error` then says why.
-  virtual bool stage(std::string& error) noexcept { (void)error; return true; }
+  virtual bool stage(std::string& error) noexcept {
+    (void)error;
+    return true;
+  }
   /// Delivers what was staged to `target`, under the timer's lock. False if the target no longer
   /// takes it; the timer then ends.
   virtual bool deliver(CellCore& target) noexcept;
@@ -85,8 +90,7 @@ class TimerCore : public RefCounted, public Runnable {
 
   // -- guarded by Timers' registry lock --
   const CellCore* registered_under_ = nullptr;  // the target whose list holds it, while registered
-  TimerCore* prev_ = nullptr;
-  TimerCore* next_in_target_ = nullptr;
+  boost::intrusive::list_member_hook<> target_hook_;
 };
 
 /// Registers and arms a new timer (the one place a timer starts); returns it for the handle.

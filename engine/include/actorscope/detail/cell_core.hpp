@@ -13,6 +13,8 @@
 #include <actorscope/task.hpp>
 #include <actorscope/wait.hpp>
 
+#include <boost/intrusive/list.hpp>
+
 #include <atomic>
 #include <coroutine>
 #include <cstddef>
@@ -82,7 +84,9 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   std::string_view type_name() const noexcept { return type_name_; }
   const void* message_tag() const noexcept { return message_tag_; }
   CellKind kind() const noexcept { return kind_; }
-  ActorStatus status() const noexcept { return static_cast<ActorStatus>(status_.load(std::memory_order_acquire)); }
+  ActorStatus status() const noexcept {
+    return static_cast<ActorStatus>(status_.load(std::memory_order_acquire));
+  }
   bool accepts_messages() const noexcept { return status() < ActorStatus::draining; }
   SystemCore& system() const noexcept { return sys_; }
 
@@ -327,12 +331,17 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   std::string failure_text_;  // the last failed hook's (see fail())
 
   // -- guarded by SystemCore's structure mutex --
+  using ListHook = boost::intrusive::list_member_hook<>;
+  template <ListHook CellCore::*H>
+  using List = boost::intrusive::list<CellCore, boost::intrusive::member_hook<CellCore, ListHook, H>,
+                                      boost::intrusive::constant_time_size<false>>;
   CellCore* parent_ = nullptr;  // holds a reference while linked
-  CellCore* first_child_ = nullptr;
-  CellCore* prev_sibling_ = nullptr;
-  CellCore* next_sibling_ = nullptr;  // the parent holds a reference to each child
-  CellCore* live_prev_ = nullptr;
-  CellCore* live_next_ = nullptr;  // the live list holds a reference until exit
+  ListHook sibling_hook_;       // in parent_->children_ while linked
+  ListHook live_hook_;          // in SystemCore's live list from spawn to exit
+  using Children = List<&CellCore::sibling_hook_>;
+  using LiveList = List<&CellCore::live_hook_>;
+  // Mutable as the lock that guards it: a const cell still lists its children.
+  mutable Children children_;  // in link order; the parent holds a reference to each child
   bool children_closed_ = false;
 };
 

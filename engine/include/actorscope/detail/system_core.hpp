@@ -1,17 +1,18 @@
 // SystemCore: the state one System owns and every cell shares: the runtime, the name registry,
-// the supervision tree, the list of live cells, and the toolbox (process groups, monitors, timers). No hidden singletons: a fresh System is a
-// fresh world, which is what tests rely on.
+// the supervision tree, the list of live cells, and the toolbox (process groups, monitors, timers). No hidden
+// singletons: a fresh System is a fresh world, which is what tests rely on.
 #pragma once
 
 #include <actorscope/actor_cell.hpp>
 #include <actorscope/actor_stats.hpp>
+#include <actorscope/detail/cell_core.hpp>
+#include <actorscope/detail/monitors.hpp>
+#include <actorscope/detail/sticky_flag.hpp>
+#include <actorscope/detail/timers.hpp>
 #include <actorscope/errors.hpp>
 #include <actorscope/expected.hpp>
 #include <actorscope/log.hpp>
 #include <actorscope/observe/observer.hpp>
-#include <actorscope/detail/monitors.hpp>
-#include <actorscope/detail/sticky_flag.hpp>
-#include <actorscope/detail/timers.hpp>
 #include <actorscope/process_groups.hpp>
 #include <actorscope/ref_counted.hpp>
 #include <actorscope/runtime.hpp>
@@ -35,9 +36,6 @@ class StatsPoller;
 }  // namespace actorscope
 
 namespace actorscope::detail {
-
-class CellCore;
-enum class CellKind : std::uint8_t;
 
 #ifndef ACTORSCOPE_OBSERVE
 #define ACTORSCOPE_OBSERVE 1
@@ -172,7 +170,8 @@ class SystemCore {
   // Set by the first link: until then no cell has a parent or children, and an exit skips the tree.
   StickyFlag tree_used_;
   std::condition_variable no_live_;
-  CellCore* live_head_ = nullptr;
+  // In spawn order; holds a reference to each cell until it exits. Mutable as struct_m_ is.
+  mutable CellCore::LiveList live_;
   std::size_t live_actors_ = 0;
   std::size_t live_tasks_ = 0;
   std::atomic<std::size_t> live_total_{0};
@@ -189,7 +188,8 @@ class SystemCore {
   void publish_observers(std::vector<observe::Observer*> list);
   std::mutex observers_m_;  // serialises attach and detach; never held while emitting
   std::atomic<ObserverSet*> observer_set_{nullptr};
-  std::vector<std::unique_ptr<ObserverSet>> observer_sets_;  // every set ever published (guarded by observers_m_)
+  std::vector<std::unique_ptr<ObserverSet>>
+      observer_sets_;  // every set ever published (guarded by observers_m_)
   std::atomic<std::uint8_t> obs_flags_{0};
   std::atomic<std::uint32_t> obs_sample_{1};
   std::atomic<std::uint64_t> event_seq_{0};

@@ -7,6 +7,8 @@
 #include <actorscope/ref_counted.hpp>
 #include <actorscope/timer.hpp>
 
+#include <boost/intrusive/list.hpp>
+
 #include <cstddef>
 #include <mutex>
 #include <string>
@@ -59,8 +61,8 @@ class Timers {
     End why = End::done;
     TimerToken token = 0;
     Ref<CellCore> target;
-    Ref<CellCore> target_alive;      // kept until after the lock by fire()
-    Ref<TimerCore> registration;     // the registry's reference, if it was registered
+    Ref<CellCore> target_alive;   // kept until after the lock by fire()
+    Ref<TimerCore> registration;  // the registry's reference, if it was registered
   };
   Ending end_locked(TimerCore& t) noexcept;  // holds t's lock
   void finish(TimerCore& t, Ending ending) noexcept;
@@ -77,7 +79,14 @@ class Timers {
   // The registry lock. Taken under a timer's own lock (never the other way round); nothing else
   // is taken under it.
   mutable std::mutex m_;
-  std::unordered_map<const CellCore*, TimerCore*> by_target_;  // heads of intrusive lists
+  using TargetList =
+      boost::intrusive::list<TimerCore,
+                             boost::intrusive::member_hook<TimerCore, boost::intrusive::list_member_hook<>,
+                                                           &TimerCore::target_hook_>,
+                             boost::intrusive::constant_time_size<false>>;
+  // The registered timers of each target, in start order; an entry goes with its last timer.
+  // Mutable as m_ is: active() lists them.
+  mutable std::unordered_map<const CellCore*, TargetList> by_target_;
   std::size_t count_ = 0;
 };
 
