@@ -291,6 +291,11 @@ CellCore::DrainEnd CellCore::drain() noexcept {
   // Any other turn of the loop (a lane served, a hook suspended, a state change) clears it.
   bool quiet = false;
   for (;;) {
+    // Each turn serves one step and says which. Whatever ran a hook or a stop may have finished
+    // the actor, which the end of the turn checks, once; a message whose handler completed cannot,
+    // and skips the check.
+    enum class Served : std::uint8_t { nothing, step, message, message_hook };
+    Served served = Served::nothing;
     if (!quiet || attention_.load(std::memory_order_relaxed) != 0) {
       quiet = false;
       // Cleared before the lanes are read: a request queued after this is seen next time round.
@@ -300,83 +305,93 @@ CellCore::DrainEnd CellCore::drain() noexcept {
         on_killed();
         return DrainEnd::finished;
       }
-      // Resumptions of a suspended handler (and stale wakes to drop).
       if (!wake_queue_.empty() || wakes_.has_items()) {
+        // Resumptions of a suspended handler (and stale wakes to drop).
         deliver_wakes();
-        if (phase_ == Phase::finished) return DrainEnd::finished;
-        continue;
-      }
-      // A suspended handler blocks every other lane until it finishes.
-      if (task_) {
+        served = Served::step;
+      } else if (task_) {
+        // A suspended handler blocks every other lane until it finishes.
         if (enter_suspended()) continue;
         return DrainEnd::parked;
+      } else if (serve_control()) {
+        served = Served::step;
+      } else {
+        quiet = phase_ == Phase::running;
       }
-      if (phase_ == Phase::starting) {
-        begin_hook(Hook::post_start, in_hook([&] { return run_post_start(); }));
-        if (phase_ == Phase::finished) return DrainEnd::finished;
-        continue;
-      }
-      // Lane 2: stop. It waits for the in-flight handler, then outranks everything queued.
-      if (StopRequest* s = take_stop()) {
-        std::string reason = s == &g_plain_stop ? std::string() : std::move(s->reason);
-        drop_stop(s);
-        begin_stop(std::move(reason));
-        if (phase_ == Phase::finished) return DrainEnd::finished;
-        continue;
-      }
-      // Lane 3: supervision events.
-      if (MailboxNode* n = next_supervision()) {
-        in_flight_ = n;
-        in_flight_is_supervision_ = true;
-        const SupervisionEvent& event = static_cast<SupervisionNode*>(n)->event;
-        if (event.is<ActorFailed>()) bump(child_failures_);
-        if constexpr (kObserve) {
-          if (sys_.observing() != 0) [[unlikely]]
-            observe_supervision(event);
-        }
-        begin_hook(Hook::supervision, in_hook([&] { return run_supervision(static_cast<SupervisionNode*>(n)->event); }));
-        if (phase_ == Phase::finished) return DrainEnd::finished;
-        continue;
-      }
-      quiet = phase_ == Phase::running;
     }
-    // Lane 4: messages, up to the budget per drain.
-    if (MailboxNode* n = next_message()) {
+    if (served == Served::nothing) {
+      // Lane 4: messages, up to the budget per drain.
+      MailboxNode* n = next_message();
+      if (n == nullptr) {
+        if (enter_idle()) {
+          quiet = false;  // work came in as we went idle: it may be in any lane
+          continue;
+        }
+        return DrainEnd::parked;
+      }
       if (n == &drain_marker_) {
         quiet = false;
         begin_stop("drained");
-        if (phase_ == Phase::finished) return DrainEnd::finished;
-        continue;
-      }
-      in_flight_ = n;
-      if constexpr (kObserve) {
-        // Only a message that was timed when it was sent is timed now (at sampled timing, the
-        // sampled ones): the others cost no clock read.
-        if (sys_.observing() & (kTiming | kSampledTiming)) [[unlikely]]
-          in_flight_started_ = static_cast<MessageNode*>(n)->enqueued_ns != 0 ? runtime_.now() : TimePoint{};
-      }
-      if (const HookResult r = in_hook([&] { return run_message(*n); }); r.kind == HookResult::Kind::done) [[likely]] {
-        complete_message();  // cannot finish the actor: only a failure or a suspension can
+        served = Served::step;
       } else {
-        quiet = false;
-        begin_hook(Hook::message, r);
-        if (phase_ == Phase::finished) return DrainEnd::finished;
-      }
-      if (--budget == 0) {
-        budget = budget_;
-        if (!task_ && (!message_queue_.empty() || has_work())) {
-          runtime_.schedule(*this, placement(), Urgency::yielded);  // fairness: let others run
-          return DrainEnd::yielded;
+        in_flight_ = n;
+        if constexpr (kObserve) {
+          // Only a message that was timed when it was sent is timed now (at sampled timing, the
+          // sampled ones): the others cost no clock read.
+          if (sys_.observing() & (kTiming | kSampledTiming)) [[unlikely]]
+            in_flight_started_ =
+                static_cast<MessageNode*>(n)->enqueued_ns != 0 ? runtime_.now() : TimePoint{};
+        }
+        if (const HookResult r = in_hook([&] { return run_message(*n); }); r.kind == HookResult::Kind::done)
+            [[likely]] {
+          complete_message();
+          served = Served::message;
+        } else {
+          quiet = false;
+          begin_hook(Hook::message, r);
+          served = Served::message_hook;
         }
       }
-      continue;
     }
-    if (enter_idle()) {
-      quiet = false;  // work came in as we went idle: it may be in any lane
-      continue;
+    // The one check: did this turn finish the actor?
+    if (served != Served::message && phase_ == Phase::finished) return DrainEnd::finished;
+    if (served != Served::step && --budget == 0) {
+      budget = budget_;
+      if (!task_ && (!message_queue_.empty() || has_work())) {
+        runtime_.schedule(*this, placement(), Urgency::yielded);  // fairness: let others run
+        return DrainEnd::yielded;
+      }
     }
-    return DrainEnd::parked;
   }
+}
+
+bool CellCore::serve_control() noexcept {
+  if (phase_ == Phase::starting) {
+    begin_hook(Hook::post_start, in_hook([&] { return run_post_start(); }));
+    return true;
+  }
+  // Lane 2: stop. It waits for the in-flight handler, then outranks everything queued.
+  if (StopRequest* s = take_stop()) {
+    std::string reason = s == &g_plain_stop ? std::string() : std::move(s->reason);
+    drop_stop(s);
+    begin_stop(std::move(reason));
+    return true;
+  }
+  // Lane 3: supervision events.
+  if (MailboxNode* n = next_supervision()) {
+    in_flight_ = n;
+    in_flight_is_supervision_ = true;
+    const SupervisionEvent& event = static_cast<SupervisionNode*>(n)->event;
+    if (event.is<ActorFailed>()) bump(child_failures_);
+    if constexpr (kObserve) {
+      if (sys_.observing() != 0) [[unlikely]]
+        observe_supervision(event);
+    }
+    begin_hook(Hook::supervision,
+               in_hook([&] { return run_supervision(static_cast<SupervisionNode*>(n)->event); }));
+    return true;
+  }
+  return false;
 }
 
 void CellCore::deliver_wakes() noexcept {
@@ -407,8 +422,7 @@ void CellCore::complete_task() noexcept {
   std::exception_ptr ex = task_promise_->exception;
   task_promise_ = nullptr;
   std::exchange(task_, {}).destroy();  // the frame goes before the message it may refer to
-  complete_hook(std::exchange(hook_, Hook::none),
-                ex ? fail(describe_exception(ex)) : HookResult::ok());
+  complete_hook(std::exchange(hook_, Hook::none), ex ? fail(describe_exception(ex)) : HookResult::ok());
 }
 
 void CellCore::begin_hook(Hook hook, HookResult r) noexcept {

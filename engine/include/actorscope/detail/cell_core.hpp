@@ -193,6 +193,9 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   static constexpr std::size_t kCacheLine = 64;
 
   DrainEnd drain() noexcept;
+  /// Serves one of post_start, a stop (lane 2) or a supervision event (lane 3), in that order;
+  /// false if none was waiting. Part of drain(), which then checks whether the actor finished.
+  bool serve_control() noexcept;
   void schedule_drain(Urgency u) noexcept;
   void wake_if_idle(Urgency u) noexcept;
   void wake_if_idle_or_suspended() noexcept;
