@@ -73,7 +73,8 @@ struct ProcessGroups::State {
   }
 };
 
-ProcessGroups::ProcessGroups(detail::SystemCore& system) : system_(system), state_(std::make_unique<State>()) {}
+ProcessGroups::ProcessGroups(detail::SystemCore& system)
+    : system_(system), state_(std::make_unique<State>()) {}
 ProcessGroups::~ProcessGroups() = default;
 
 CellCore& ProcessGroups::check(const ActorCell& actor, std::string_view what) const {
@@ -88,7 +89,8 @@ CellCore& ProcessGroups::check(const ActorCell& actor, std::string_view what) co
 }
 
 void ProcessGroups::check_names(std::string_view scope, const std::string_view* group) {
-  if (scope.empty()) throw ProcessGroupError("process groups: the scope name is empty; use a name, or the default scope");
+  if (scope.empty())
+    throw ProcessGroupError("process groups: the scope name is empty; use a name, or the default scope");
   if (group != nullptr && group->empty())
     throw ProcessGroupError("process groups: the group name is empty; give the group a name");
 }
@@ -98,16 +100,16 @@ void ProcessGroups::check_names(std::string_view scope, const std::string_view* 
 
 void ProcessGroups::observe(observe::EventKind kind, const std::string& scope, const std::string& group,
                             const std::vector<ActorCell>& actors) noexcept {
+  const bool joined = kind == observe::EventKind::group_joined;  // else group_left
   for (const ActorCell& a : actors) {
-    observe::Event e;
-    e.kind = kind;
-    e.actor = a.id();
+    std::string g, s;
     try {
-      e.name = group;
-      e.text = scope;
+      g = group;
+      s = scope;
     } catch (...) {  // no memory for the names: the event still counts
     }
-    system_.emit_event(e);
+    system_.emit_event(joined ? observe::Event::group_joined(a.id(), std::move(g), std::move(s))
+                              : observe::Event::group_left(a.id(), std::move(g), std::move(s)));
   }
 }
 
@@ -170,8 +172,8 @@ std::size_t ProcessGroups::leave_locked(const std::string& scope, const std::str
   return n;
 }
 
-std::size_t ProcessGroups::change(std::string_view scope, std::string_view group, const std::vector<ActorCell>& actors,
-                                  bool join) {
+std::size_t ProcessGroups::change(std::string_view scope, std::string_view group,
+                                  const std::vector<ActorCell>& actors, bool join) {
   check_names(scope, &group);
   std::vector<CellCore*> cells;
   cells.reserve(actors.size());
@@ -195,7 +197,8 @@ std::size_t ProcessGroups::join(std::string_view group, const ActorCell& actor) 
 std::size_t ProcessGroups::join(std::string_view group, const std::vector<ActorCell>& actors) {
   return change(default_scope, group, actors, true);
 }
-std::size_t ProcessGroups::join_scoped(std::string_view scope, std::string_view group, const ActorCell& actor) {
+std::size_t ProcessGroups::join_scoped(std::string_view scope, std::string_view group,
+                                       const ActorCell& actor) {
   return change(scope, group, {actor}, true);
 }
 std::size_t ProcessGroups::join_scoped(std::string_view scope, std::string_view group,
@@ -208,7 +211,8 @@ std::size_t ProcessGroups::leave(std::string_view group, const ActorCell& actor)
 std::size_t ProcessGroups::leave(std::string_view group, const std::vector<ActorCell>& actors) {
   return change(default_scope, group, actors, false);
 }
-std::size_t ProcessGroups::leave_scoped(std::string_view scope, std::string_view group, const ActorCell& actor) {
+std::size_t ProcessGroups::leave_scoped(std::string_view scope, std::string_view group,
+                                        const ActorCell& actor) {
   return change(scope, group, {actor}, false);
 }
 std::size_t ProcessGroups::leave_scoped(std::string_view scope, std::string_view group,
@@ -276,7 +280,8 @@ std::vector<std::string> ProcessGroups::scopes() const {
   std::vector<std::string> out;
   std::lock_guard lk(m_);
   for (const auto& [name, s] : state_->scopes)
-    if (std::any_of(s.groups.begin(), s.groups.end(), [](const auto& g) { return !g.second.members.empty(); }))
+    if (std::any_of(s.groups.begin(), s.groups.end(),
+                    [](const auto& g) { return !g.second.members.empty(); }))
       out.push_back(name);
   return out;
 }
@@ -296,7 +301,8 @@ std::vector<std::pair<std::string, std::string>> ProcessGroups::groups_of(const 
 // ---------------------------------------------------------------------------------------------
 // Monitoring
 
-bool ProcessGroups::watch(std::string_view scope, std::string_view group, const ActorCell& observer, bool on) {
+bool ProcessGroups::watch(std::string_view scope, std::string_view group, const ActorCell& observer,
+                          bool on) {
   CellCore& c = check(observer, "observer");
   if (on) used_.set();
   Cells released;
@@ -343,7 +349,8 @@ bool ProcessGroups::watch(std::string_view scope, std::string_view group, const 
 bool ProcessGroups::monitor(std::string_view group, const ActorCell& observer) {
   return monitor_scoped(default_scope, group, observer);
 }
-bool ProcessGroups::monitor_scoped(std::string_view scope, std::string_view group, const ActorCell& observer) {
+bool ProcessGroups::monitor_scoped(std::string_view scope, std::string_view group,
+                                   const ActorCell& observer) {
   check_names(scope, &group);
   return watch(scope, group, observer, true);
 }
@@ -354,7 +361,8 @@ bool ProcessGroups::monitor_scope(std::string_view scope, const ActorCell& obser
 bool ProcessGroups::demonitor(std::string_view group, const ActorCell& observer) {
   return demonitor_scoped(default_scope, group, observer);
 }
-bool ProcessGroups::demonitor_scoped(std::string_view scope, std::string_view group, const ActorCell& observer) {
+bool ProcessGroups::demonitor_scoped(std::string_view scope, std::string_view group,
+                                     const ActorCell& observer) {
   check_names(scope, &group);
   return watch(scope, group, observer, false);
 }
