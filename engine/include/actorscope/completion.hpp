@@ -78,8 +78,8 @@ class Completion {
 
  private:
   std::atomic<bool> done_{false};
+  bool closed_ = false;  // set under m_ by complete(): no more waiters (beside done_: no padding)
   std::mutex m_;
-  bool closed_ = false;  // set under m_ by complete(): no more waiters
   using Waiters = boost::intrusive::list<
       detail::WaiterNode,
       boost::intrusive::member_hook<detail::WaiterNode, boost::intrusive::list_member_hook<>,
