@@ -2,6 +2,7 @@
 // reverse index (actor → its memberships and watches), so that a stopping actor leaves in
 // O(its own relations) and no two locks are ever taken in two orders.
 #include <actorscope/detail/cell_core.hpp>
+#include <actorscope/detail/core_access.hpp>
 #include <actorscope/detail/system_core.hpp>
 #include <actorscope/observe/event.hpp>
 #include <actorscope/process_groups.hpp>
@@ -81,7 +82,7 @@ CellCore& ProcessGroups::check(const ActorCell& actor, std::string_view what) co
   if (!actor)
     throw ProcessGroupError("process groups: the " + std::string(what) +
                             " handle is empty; pass a handle returned by spawn (or ctx.cell())");
-  CellCore& c = *actor.core();
+  CellCore& c = *detail::CoreAccess::cell(actor);
   if (&c.system() != &system_)
     throw ProcessGroupError("process groups: actor " + c.id().to_string() +
                             " belongs to another System; use that System's groups()");

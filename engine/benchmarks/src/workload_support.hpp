@@ -5,6 +5,7 @@
 
 #include <actorscope/actorscope.hpp>
 #include <actorscope/benchmarks/benchmark.hpp>
+#include <actorscope/detail/core_access.hpp>
 
 #include <atomic>
 #include <chrono>
@@ -46,7 +47,7 @@ template <class Cell>
 void wait_all(std::span<const Cell> cells) {
   const TimePoint deadline = Clock::now() + kQuiescenceDeadline;
   for (const Cell& c : cells) {
-    if (c.core()->is_finished()) continue;  // most have, by the time we look
+    if (actorscope::detail::CoreAccess::cell(c)->is_finished()) continue;  // most have, by the time we look
     const TimePoint now = Clock::now();
     if (now >= deadline || !c.wait(deadline - now))
       throw WorkloadError("actor " + c.id().to_string() + " did not exit within " +

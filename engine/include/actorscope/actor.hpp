@@ -177,10 +177,8 @@ class Context {
   template <class... Args>
   void log(std::string_view fmt, const Args&... args) const;
 
-  /// For the engine and its extensions.
-  detail::CellCore& core() const noexcept { return cell_; }
-
  private:
+  friend struct detail::CoreAccess;  // the engine's way to the cell (detail/core_access.hpp)
   detail::CellCore& cell_;
   // A non-owning ActorRef to the cell that holds this context (the cell outlives it, and a
   // reference to itself would keep it alive forever), built in place and never destroyed.

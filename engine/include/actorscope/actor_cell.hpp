@@ -23,6 +23,7 @@ namespace actorscope {
 
 namespace detail {
 class CellCore;
+struct CoreAccess;
 }
 
 template <class M>
@@ -119,13 +120,11 @@ class ActorCell {
 
   friend bool operator==(const ActorCell& a, const ActorCell& b) noexcept;
 
-  /// For the engine and its extensions.
-  detail::CellCore* core() const noexcept { return cell_.get(); }
-
  protected:
   Ref<detail::CellCore> cell_;
 
  private:
+  friend struct detail::CoreAccess;  // the engine's way to the cell (detail/core_access.hpp)
   detail::CellCore& monitor_peer(const ActorCell& target, std::string_view operation) const;
 };
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <actorscope/actor_ref.hpp>
+#include <actorscope/detail/core_access.hpp>
 #include <actorscope/detail/typed_cell.hpp>
 #include <actorscope/errors.hpp>
 #include <actorscope/ref_counted.hpp>
@@ -126,7 +127,7 @@ class TypedSubscription final : public PortSubscription<T> {
       this->count_dropped();
       return Offer::dropped;
     }
-    auto& cell = static_cast<TypedCell<M>&>(*this->subscriber().core());
+    auto& cell = static_cast<TypedCell<M>&>(*CoreAccess::cell(this->subscriber()));
     if (cell.send(std::move(*message), this)) {
       this->count_delivered();
       return Offer::delivered;

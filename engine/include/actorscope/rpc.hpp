@@ -4,6 +4,7 @@
 #pragma once
 
 #include <actorscope/actor_ref.hpp>
+#include <actorscope/detail/core_access.hpp>
 #include <actorscope/errors.hpp>
 #include <actorscope/join_handle.hpp>
 #include <actorscope/reply.hpp>
@@ -101,7 +102,7 @@ JoinHandle<ForwardResult> call_and_forward(const ActorRef<M>& callee, B&& builde
     throw CallError(CallStatus::sender_error,
                     "call_and_forward: an actor handle is empty; pass handles returned by spawn");
   PendingCall<T> pending = callee.call(std::forward<B>(builder), timeout);
-  System& system = callee.core()->system().owner();
+  System& system = detail::CoreAccess::cell(callee)->system().owner();
   return system.spawn_task(
       [pending = std::move(pending), to = forward_to, map = std::move(map)]() mutable -> Task<ForwardResult> {
         CallResult<T> reply = co_await std::move(pending);

@@ -6,6 +6,7 @@
 #include <actorscope/actor.hpp>
 #include <actorscope/actor_ref.hpp>
 #include <actorscope/detail/cell.hpp>
+#include <actorscope/detail/core_access.hpp>
 #include <actorscope/detail/system_core.hpp>
 #include <actorscope/detail/task_cell.hpp>
 #include <actorscope/join_handle.hpp>
@@ -61,14 +62,15 @@ class System {
                                             arguments_t<A> args = {}) {
     if (!supervisor) return unexpected(SpawnError(SpawnError::Kind::supervisor_stopping,
                                                   std::string(detail::type_name<A>()), "the supervisor handle is empty"));
-    return spawn_impl<A>(A{}, std::move(options), std::move(args), supervisor.core());
+    return spawn_impl<A>(A{}, std::move(options), std::move(args), detail::CoreAccess::cell(supervisor));
   }
   template <class A>
   [[nodiscard]] SpawnResult<A> spawn_linked(const ActorCell& supervisor, A actor, SpawnOptions options,
                                             arguments_t<A> args = {}) {
     if (!supervisor) return unexpected(SpawnError(SpawnError::Kind::supervisor_stopping,
                                                   std::string(detail::type_name<A>()), "the supervisor handle is empty"));
-    return spawn_impl<A>(std::move(actor), std::move(options), std::move(args), supervisor.core());
+    return spawn_impl<A>(std::move(actor), std::move(options), std::move(args),
+                         detail::CoreAccess::cell(supervisor));
   }
 
   /// Runs `fn` (a function, or a coroutine returning as::Task<T>) on the runtime. abort() on the

@@ -21,6 +21,7 @@ namespace detail {
 class CellCore;
 class SystemCore;
 class Timers;
+struct CoreAccess;
 
 /// One timer: its schedule, its target, and the lock that decides the race between firing and
 /// cancelling. The Runtime only wakes it up; everything else happens in Timers.
@@ -118,9 +119,8 @@ class TimerHandle {
   /// Unique within its System (0 for an empty handle).
   std::uint64_t id() const noexcept { return t_ ? t_->id() : 0; }
 
-  detail::TimerCore* core() const noexcept { return t_.get(); }
-
  private:
+  friend struct detail::CoreAccess;  // the engine's way to the timer (detail/core_access.hpp)
   Ref<detail::TimerCore> t_;
 };
 
