@@ -157,8 +157,10 @@ class TestRuntime : public QObject {
     std::mutex m;
     std::vector<int> order;
     std::vector<std::unique_ptr<Work>> probes;
-    const as::TimePoint base = rt->now();
-    // Armed out of order, a few milliseconds apart.
+    // Armed out of order, a few milliseconds apart, all well in the future: arming five timers
+    // can take longer than 5 ms on a loaded machine under a sanitizer, and a timer due before the
+    // next one is even armed would rightly fire first (seen once under tsan at load 8).
+    const as::TimePoint base = rt->now() + std::chrono::milliseconds(300);
     for (int i : {4, 1, 3, 0, 2}) {
       auto p = std::make_unique<Work>(*rt);
       p->on_run = [&m, &order, i] {
