@@ -12,7 +12,8 @@ Args::Args(std::string command, std::vector<std::string> args) : command_(std::m
 }
 
 ArgError Args::error(std::string_view text) const {
-  return ArgError("actorscope " + command_ + ": " + std::string(text) + " (try 'actorscope " + command_ + " --help')");
+  return ArgError("actorscope " + command_ + ": " + std::string(text) + " (try 'actorscope " + command_ +
+                  " --help')");
 }
 
 std::optional<std::string> Args::value(std::string_view name) {
@@ -23,8 +24,7 @@ std::optional<std::string> Args::value(std::string_view name) {
     if (it.used) continue;
     std::string v;
     if (it.text == opt) {
-      if (i + 1 >= items_.size() || items_[i + 1].text.starts_with("--"))
-        throw error(opt + " needs a value");
+      if (i + 1 >= items_.size() || items_[i + 1].text.starts_with("--")) throw error(opt + " needs a value");
       it.used = true;
       items_[i + 1].used = true;
       v = items_[i + 1].text;
@@ -68,6 +68,25 @@ std::optional<double> Args::seconds(std::string_view name, double max) {
     throw error("--" + std::string(name) + " must be a number of seconds above 0 and at most " +
                 std::to_string(static_cast<long long>(max)) + ", not \"" + *v + "\"");
   return s;
+}
+
+std::optional<std::pair<std::int64_t, std::int64_t>> Args::integer_pair(std::string_view name,
+                                                                        std::int64_t min, std::int64_t max) {
+  const std::vector<std::string> parts = list(name);
+  if (parts.empty()) return std::nullopt;
+  const std::string option = "--" + std::string(name);
+  if (parts.size() > 2)
+    throw error(option + " takes one number (both sides) or two (A's, B's), e.g. " + option + " 1,2");
+  std::vector<std::int64_t> values;
+  for (const std::string& t : parts) {
+    std::int64_t n = 0;
+    const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), n);
+    if (ec != std::errc{} || ptr != t.data() + t.size() || n < min || n > max)
+      throw error(option + " must be " + std::to_string(min) + " to " + std::to_string(max) +
+                  " for each side, not \"" + t + "\"");
+    values.push_back(n);
+  }
+  return std::pair(values.front(), values.back());
 }
 
 std::vector<std::string> Args::list(std::string_view name) {
@@ -122,7 +141,8 @@ void Args::finish(std::size_t max_positionals, std::string_view takes) {
     if (max_positionals == 0)
       throw error("unexpected argument " + quoted + ": " + who +
                   " takes only options; is an option name missing before it?");
-    if (!takes.empty()) throw error(quoted + " is one argument too many: " + who + " takes " + std::string(takes));
+    if (!takes.empty())
+      throw error(quoted + " is one argument too many: " + who + " takes " + std::string(takes));
     throw error("unexpected argument " + quoted);
   }
 }

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace actorscope::cli {
@@ -34,6 +35,10 @@ class Args {
   std::optional<double> seconds(std::string_view name, double max);
   /// A comma-separated list: `--runtime asio,qt`.
   std::vector<std::string> list(std::string_view name);
+  /// One whole number for both of two sides, or two (A's, B's): `--threads 2` or `--threads 1,2`,
+  /// each in [min, max]. Throws ArgError naming the option and the value that is wrong.
+  std::optional<std::pair<std::int64_t, std::int64_t>> integer_pair(std::string_view name, std::int64_t min,
+                                                                    std::int64_t max);
   /// Whether `--name` is present (it takes no value).
   bool flag(std::string_view name);
   /// Arguments that are not options, in order. Call after every option has been taken. They

@@ -72,7 +72,7 @@ CompareRequest parse_compare(std::vector<std::string> args) {
   CompareRequest r;
   const auto scenario = a.value("scenario");
   const auto runtimes = a.list("runtime");
-  const auto threads = a.list("threads");
+  const auto threads = a.integer_pair("threads", 1, 64);
   const auto seconds = a.seconds("seconds", 3600);
   r.concurrent = a.flag("concurrent");
   r.record_a = a.value_or("record-a", "");
@@ -89,7 +89,7 @@ CompareRequest parse_compare(std::vector<std::string> args) {
       throw a.error(
           "give two recordings to compare, A.db and B.db, not one; or run a comparison with "
           "--scenario and --runtime");
-    if (scenario || !runtimes.empty() || !threads.empty() || seconds || r.concurrent || !r.record_a.empty() ||
+    if (scenario || !runtimes.empty() || threads || seconds || r.concurrent || !r.record_a.empty() ||
         !r.record_b.empty())
       throw a.error(
           "--scenario, --runtime, --threads, --seconds, --concurrent and --record-a/-b run a new "
@@ -134,19 +134,9 @@ CompareRequest parse_compare(std::vector<std::string> args) {
     }
   r.runtime_a = runtimes[0];
   r.runtime_b = runtimes[1];
-  if (threads.size() > 2)
-    throw a.error("--threads takes one number (both sides) or two (A's, B's), e.g. --threads 1,2");
-  std::vector<unsigned> counts;
-  for (const std::string& t : threads) {
-    int n = 0;
-    const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), n);
-    if (ec != std::errc{} || ptr != t.data() + t.size() || n < 1 || n > 64)
-      throw a.error("--threads must be 1 to 64 for each side, not \"" + t + "\"");
-    counts.push_back(static_cast<unsigned>(n));
-  }
-  if (!counts.empty()) {
-    r.threads_a = counts.front();
-    r.threads_b = counts.back();
+  if (threads) {
+    r.threads_a = static_cast<unsigned>(threads->first);
+    r.threads_b = static_cast<unsigned>(threads->second);
   }
   if (seconds) r.seconds = *seconds;
   for (const auto& [flag, file] :

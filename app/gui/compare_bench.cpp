@@ -16,7 +16,7 @@
 #include "gui/compare_run.hpp"
 #include "gui/ring_workload.hpp"
 
-#include "cli/args.hpp"
+#include "gui/bench_support.hpp"
 
 #include <actorscope/actorscope.hpp>
 #include <actorscope/storage/recorder.hpp>
@@ -37,7 +37,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -149,55 +148,44 @@ double loadAverage() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
   gui::RingShape shape{.rings = 20, .nodes = 50, .tokens = 8};
   std::array<Side, 2> sides{Side{"asio", 2}, Side{"qt", 2}};
   double seconds = 3;
   int runs = 3;
   std::uint32_t sampleEvery = gui::CompareConfig{}.sampleEvery;
   std::optional<std::string> json;
-  try {
-    as::cli::Args a("comparebench", std::move(args));
-    if (a.flag("help")) {
-      std::printf(
-          "usage: observatory_comparebench [--runtime A,B] [--threads N,M] [--seconds S] [--runs K]\n"
-          "                                [--rings R] [--nodes N] [--tokens T] [--sample-every K] [--json "
-          "FILE]\n"
-          "Each side's message rate alone, and inside compare mode one after the other and at the same\n"
-          "time; medians over K rotated runs (default 3 runs of 3 s, asio,qt with 2,2 threads).\n");
-      return 0;
-    }
-    if (const auto rts = a.list("runtime"); !rts.empty()) {
-      if (rts.size() != 2) throw a.error("--runtime takes two runtimes, e.g. --runtime asio,qt");
-      sides[0].runtime = rts[0];
-      sides[1].runtime = rts[1];
-    }
-    if (const auto ts = a.list("threads"); !ts.empty()) {
-      if (ts.size() > 2) throw a.error("--threads takes one number (both sides) or two, e.g. --threads 1,2");
-      std::vector<unsigned> counts;
-      for (const std::string& t : ts) {
-        char* end = nullptr;
-        const unsigned long n = std::strtoul(t.c_str(), &end, 10);
-        if (t.empty() || *end != '\0' || n < 1 || n > 64)
-          throw a.error("--threads must be 1 to 64 for each side, not \"" + t + "\"");
-        counts.push_back(static_cast<unsigned>(n));
-      }
-      sides[0].threads = counts.front();
-      sides[1].threads = counts.back();
-    }
-    seconds = a.seconds("seconds", 600).value_or(seconds);
-    runs = static_cast<int>(a.integer("runs", 1, 100).value_or(runs));
-    shape.rings = static_cast<std::size_t>(a.integer("rings", 1, 10000).value_or(shape.rings));
-    shape.nodes = static_cast<std::size_t>(a.integer("nodes", 2, 100000).value_or(shape.nodes));
-    shape.tokens = static_cast<std::size_t>(a.integer("tokens", 1, 1000).value_or(shape.tokens));
-    sampleEvery = static_cast<std::uint32_t>(a.integer("sample-every", 1, 1 << 20).value_or(sampleEvery));
-    json = a.value("json");
-    a.finish();
-  } catch (const as::cli::ArgError& e) {
-    std::fprintf(stderr, "%s\n", e.what());
-    return 2;
-  }
-  if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+  if (const auto exit =
+          gui::parseBenchArgs("comparebench", argc, argv, [&](as::cli::Args& a) -> std::optional<int> {
+            if (a.flag("help")) {
+              std::printf(
+                  "usage: observatory_comparebench [--runtime A,B] [--threads N,M] [--seconds S] [--runs K]\n"
+                  "                                [--rings R] [--nodes N] [--tokens T] [--sample-every K] "
+                  "[--json "
+                  "FILE]\n"
+                  "Each side's message rate alone, and inside compare mode one after the other and at the "
+                  "same\n"
+                  "time; medians over K rotated runs (default 3 runs of 3 s, asio,qt with 2,2 threads).\n");
+              return 0;
+            }
+            if (const auto rts = a.list("runtime"); !rts.empty()) {
+              if (rts.size() != 2) throw a.error("--runtime takes two runtimes, e.g. --runtime asio,qt");
+              sides[0].runtime = rts[0];
+              sides[1].runtime = rts[1];
+            }
+            if (const auto ts = a.integer_pair("threads", 1, 64)) {
+              sides[0].threads = static_cast<unsigned>(ts->first);
+              sides[1].threads = static_cast<unsigned>(ts->second);
+            }
+            seconds = a.seconds("seconds", 600).value_or(seconds);
+            runs = static_cast<int>(a.integer("runs", 1, 100).value_or(runs));
+            shape = gui::ringShapeOptions(a, shape);
+            sampleEvery =
+                static_cast<std::uint32_t>(a.integer("sample-every", 1, 1 << 20).value_or(sampleEvery));
+            json = a.value("json");
+            return std::nullopt;
+          }))
+    return *exit;
+  gui::offscreenUnlessChosen();
   QApplication app(argc, argv);
   const gui::Workloads workloads{gui::ringWorkload(shape)};
   const gui::Workload& w = workloads.front();

@@ -6,7 +6,7 @@
 #include "gui/main_window.hpp"
 #include "gui/ring_workload.hpp"
 
-#include "cli/args.hpp"
+#include "gui/bench_support.hpp"
 
 #include <actorscope/actorscope.hpp>
 
@@ -58,8 +58,8 @@ double headlessRate(const gui::Workload& w, const std::string& runtime, unsigned
 
 struct GuiRun {
   QString view;
-  as::observe::LogHistogram frame;  // ns
-  as::observe::LogHistogram lag;    // ns
+  as::observe::LogHistogram frame;    // ns
+  as::observe::LogHistogram lag;      // ns
   as::observe::LogHistogram fold;     // ns: drain + fold (the session's part of a frame)
   as::observe::LogHistogram refresh;  // ns: the views' part
   as::observe::LogHistogram stall;    // ns: how late a 10 ms timer fired (input latency)
@@ -100,8 +100,8 @@ GuiRun guiRun(const gui::Workload& w, const std::string& runtime, unsigned threa
     run.paint.record(paintNs);
     run.frame.record(window.session().lastPumpNs() + window.lastRefreshNs() + paintNs);
     if (qEnvironmentVariableIsSet("ACTORSCOPE_TRACE_FRAMES"))
-      std::fprintf(stderr, "frame: pump %.1f refresh %.1f paint %.1f ms\n", window.session().lastPumpNs() / 1e6,
-                   window.lastRefreshNs() / 1e6, paintNs / 1e6);
+      std::fprintf(stderr, "frame: pump %.1f refresh %.1f paint %.1f ms\n",
+                   window.session().lastPumpNs() / 1e6, window.lastRefreshNs() / 1e6, paintNs / 1e6);
     ++run.frames;
   });
 
@@ -149,7 +149,8 @@ GuiRun guiRun(const gui::Workload& w, const std::string& runtime, unsigned threa
   run.fold = window.session().foldTimes();
   run.refresh = window.refreshTimes();
   run.rate = static_cast<double>(window.session().metrics().handled - before) / elapsed;
-  run.eventsPerSecond = static_cast<double>(window.session().state().events_applied() - eventsBefore) / elapsed;
+  run.eventsPerSecond =
+      static_cast<double>(window.session().state().events_applied() - eventsBefore) / elapsed;
   run.dropped = window.session().state().dropped() - droppedBefore;
   run.actors = window.session().state().alive_count();
   run.sampleEvery = window.session().sampleEvery();
@@ -157,19 +158,21 @@ GuiRun guiRun(const gui::Workload& w, const std::string& runtime, unsigned threa
     const auto& st = window.session().state();
     for (std::size_t k = 0; k < as::observe::kEventKindCount; ++k)
       if (st.events_of(static_cast<as::observe::EventKind>(k)) > 0)
-        std::fprintf(stderr, "  %s: %llu\n", as::observe::to_string(static_cast<as::observe::EventKind>(k)).data(),
+        std::fprintf(stderr, "  %s: %llu\n",
+                     as::observe::to_string(static_cast<as::observe::EventKind>(k)).data(),
                      static_cast<unsigned long long>(st.events_of(static_cast<as::observe::EventKind>(k))));
   }
   window.stopSession();
   return run;
 }
 
-double ms(std::uint64_t ns) { return static_cast<double>(ns) / 1e6; }
+double ms(std::uint64_t ns) {
+  return static_cast<double>(ns) / 1e6;
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
   gui::RingShape shape;
   std::string runtime = "asio";
   unsigned threads = 2;
@@ -177,35 +180,34 @@ int main(int argc, char** argv) {
   std::uint32_t sampleEvery = gui::SessionConfig{}.sampleEvery;
   std::optional<std::string> json;
   bool timing = true;
-  try {
-    actorscope::cli::Args a("framebench", std::move(args));
-    if (a.flag("help")) {
-      std::printf(
-          "usage: observatory_framebench [--rings R] [--nodes N] [--tokens T] [--runtime asio|qt] [--threads N]\n"
-          "                              [--seconds S] [--sample-every K] [--no-timing] [--json FILE]\n");
-      return 0;
-    }
-    shape.rings = static_cast<std::size_t>(a.integer("rings", 1, 10000).value_or(100));
-    shape.nodes = static_cast<std::size_t>(a.integer("nodes", 2, 100000).value_or(100));
-    shape.tokens = static_cast<std::size_t>(a.integer("tokens", 1, 1000).value_or(8));
-    runtime = a.value_or("runtime", "asio");
-    threads = static_cast<unsigned>(a.integer("threads", 1, 64).value_or(2));
-    seconds = a.seconds("seconds", 600).value_or(5);
-    sampleEvery = static_cast<std::uint32_t>(a.integer("sample-every", 1, 1 << 20).value_or(sampleEvery));
-    json = a.value("json");
-    timing = !a.flag("no-timing");
-    a.finish();
-  } catch (const actorscope::cli::ArgError& e) {
-    std::fprintf(stderr, "%s\n", e.what());
-    return 2;
-  }
-  if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+  if (const auto exit =
+          gui::parseBenchArgs("framebench", argc, argv, [&](as::cli::Args& a) -> std::optional<int> {
+            if (a.flag("help")) {
+              std::printf(
+                  "usage: observatory_framebench [--rings R] [--nodes N] [--tokens T] [--runtime asio|qt] "
+                  "[--threads N]\n"
+                  "                              [--seconds S] [--sample-every K] [--no-timing] [--json "
+                  "FILE]\n");
+              return 0;
+            }
+            shape = gui::ringShapeOptions(a, shape);
+            runtime = a.value_or("runtime", "asio");
+            threads = static_cast<unsigned>(a.integer("threads", 1, 64).value_or(2));
+            seconds = a.seconds("seconds", 600).value_or(5);
+            sampleEvery =
+                static_cast<std::uint32_t>(a.integer("sample-every", 1, 1 << 20).value_or(sampleEvery));
+            json = a.value("json");
+            timing = !a.flag("no-timing");
+            return std::nullopt;
+          }))
+    return *exit;
+  gui::offscreenUnlessChosen();
   QApplication app(argc, argv);
   const gui::Workload w = gui::ringWorkload(shape);
   const std::size_t actors = 1 + shape.rings * (1 + shape.nodes);
 
-  std::printf("observatory frame-time benchmark: %zu actors (%s), %s runtime, %u threads, %.1f s per run\n", actors,
-              w.summary.c_str(), runtime.c_str(), threads, seconds);
+  std::printf("observatory frame-time benchmark: %zu actors (%s), %s runtime, %u threads, %.1f s per run\n",
+              actors, w.summary.c_str(), runtime.c_str(), threads, seconds);
   const double headless = headlessRate(w, runtime, threads, seconds);
   std::printf("  headless engine rate: %.2f M msgs/s\n", headless / 1e6);
 
@@ -214,15 +216,18 @@ int main(int argc, char** argv) {
     const GuiRun r = guiRun(w, runtime, threads, seconds, view, sampleEvery, timing);
     std::printf(
         "  GUI, %-17s  frame p50 %6.1f ms  p99 %6.1f ms  max %6.1f ms  (%zu frames) | lag p50 "
-        "%6.1f ms  p99 %6.1f ms | engine %.2f M msgs/s = %3.0f%% of headless | %.0fk events/s, %llu dropped\n",
-        qPrintable(r.view), ms(r.frame.percentile(50)), ms(r.frame.percentile(99)), ms(r.frame.max()), r.frames,
-        ms(r.lag.percentile(50)), ms(r.lag.percentile(99)), r.rate / 1e6, 100.0 * r.rate / headless,
+        "%6.1f ms  p99 %6.1f ms | engine %.2f M msgs/s = %3.0f%% of headless | %.0fk events/s, %llu "
+        "dropped\n",
+        qPrintable(r.view), ms(r.frame.percentile(50)), ms(r.frame.percentile(99)), ms(r.frame.max()),
+        r.frames, ms(r.lag.percentile(50)), ms(r.lag.percentile(99)), r.rate / 1e6, 100.0 * r.rate / headless,
         r.eventsPerSecond / 1e3, static_cast<unsigned long long>(r.dropped));
-    std::printf("      of which: fold p50 %.1f ms p99 %.1f ms; view refresh p50 %.1f ms p99 %.1f ms; sampling 1 in %u; "
-                "input latency p99 %.1f ms; paint p50 %.1f p99 %.1f ms\n",
-                ms(r.fold.percentile(50)), ms(r.fold.percentile(99)), ms(r.refresh.percentile(50)),
-                ms(r.refresh.percentile(99)), r.sampleEvery, ms(r.stall.percentile(99)), ms(r.paint.percentile(50)),
-                ms(r.paint.percentile(99)));
+    std::printf(
+        "      of which: fold p50 %.1f ms p99 %.1f ms; view refresh p50 %.1f ms p99 %.1f ms; sampling 1 in "
+        "%u; "
+        "input latency p99 %.1f ms; paint p50 %.1f p99 %.1f ms\n",
+        ms(r.fold.percentile(50)), ms(r.fold.percentile(99)), ms(r.refresh.percentile(50)),
+        ms(r.refresh.percentile(99)), r.sampleEvery, ms(r.stall.percentile(99)), ms(r.paint.percentile(50)),
+        ms(r.paint.percentile(99)));
     runs.append(QJsonObject{{"view", r.view},
                             {"frame_p50_ms", ms(r.frame.percentile(50))},
                             {"frame_p99_ms", ms(r.frame.percentile(99))},

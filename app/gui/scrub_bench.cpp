@@ -8,7 +8,7 @@
 #include "gui/main_window.hpp"
 #include "gui/replay_session.hpp"
 
-#include "cli/args.hpp"
+#include "gui/bench_support.hpp"
 
 #include <actorscope/actorscope.hpp>
 #include <actorscope/observe/histogram.hpp>
@@ -40,7 +40,8 @@ namespace {
 /// place. Times advance 1 µs per event from `t0`.
 class Stream {
  public:
-  Stream(std::uint64_t firstSeq, as::TimePoint t0, std::uint32_t actors) : seq_(firstSeq), t_(t0), actors_(actors) {}
+  Stream(std::uint64_t firstSeq, as::TimePoint t0, std::uint32_t actors)
+      : seq_(firstSeq), t_(t0), actors_(actors) {}
 
   obs::Event next() {
     obs::Event e;
@@ -91,7 +92,9 @@ class Stream {
 
  private:
   static constexpr std::uint32_t kPerSupervisor = 100;
-  std::uint32_t supervisors() const { return std::max<std::uint32_t>(1, (actors_ - 1) / (kPerSupervisor + 1)); }
+  std::uint32_t supervisors() const {
+    return std::max<std::uint32_t>(1, (actors_ - 1) / (kPerSupervisor + 1));
+  }
   /// pids: 1 the root, 2..S+1 the supervisors, the rest workers.
   std::uint32_t parentOf(std::uint32_t pid) const {
     if (pid == 1) return 0;
@@ -133,7 +136,9 @@ class Stream {
 std::uint64_t writeRecording(const std::filesystem::path& file, std::uint64_t events, std::uint32_t actors) {
   std::filesystem::remove(file);
   constexpr std::size_t kCapacity = 16384;
-  as::Recorder recorder(file, {.detail = as::Detail::full, .keyframe_every = 10'000, .per_thread_capacity = kCapacity,
+  as::Recorder recorder(file, {.detail = as::Detail::full,
+                               .keyframe_every = 10'000,
+                               .per_thread_capacity = kCapacity,
                                .scenario = "scrub-bench"});
   as::System system{as::make_runtime("manual")};
   system.attach(recorder);
@@ -161,48 +166,50 @@ std::uint64_t writeRecording(const std::filesystem::path& file, std::uint64_t ev
   const auto deadline = std::chrono::steady_clock::now() + 5min;
   while (recorder.progress().events_recorded - base < events) {
     if (std::chrono::steady_clock::now() > deadline)
-      throw std::runtime_error("the recorder committed " + std::to_string(recorder.progress().events_recorded - base) +
-                               " of " + std::to_string(events) + " events in 5 minutes");
+      throw std::runtime_error("the recorder committed " +
+                               std::to_string(recorder.progress().events_recorded - base) + " of " +
+                               std::to_string(events) + " events in 5 minutes");
     std::this_thread::sleep_for(100us);
   }
   if (recorder.progress().events_dropped != 0) throw std::runtime_error("the recorder dropped events");
   return recorder.progress().events_recorded;
 }
 
-double ms(std::uint64_t ns) { return static_cast<double>(ns) / 1e6; }
+double ms(std::uint64_t ns) {
+  return static_cast<double>(ns) / 1e6;
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
   std::uint64_t events = 1'000'000;
   std::uint32_t actors = 10'000;
   int drag = 200, jumps = 50;
   bool reverse = false;
   std::optional<std::string> file, json;
-  try {
-    as::cli::Args a("scrubbench", std::move(args));
-    if (a.flag("help")) {
-      std::printf(
-          "usage: observatory_scrubbench [--events N] [--actors N] [--drag STEPS] [--jumps N] [--file FILE]\n"
-          "                              [--json FILE] [--reverse]\n"
-          "  --reverse    drag backwards (from three quarters of the session to one quarter)\n"
-          "  --file FILE  keep the recording there (and reuse it when it exists) instead of a temporary one\n");
-      return 0;
-    }
-    events = static_cast<std::uint64_t>(a.integer("events", 1000, 100'000'000).value_or(1'000'000));
-    actors = static_cast<std::uint32_t>(a.integer("actors", 10, 1'000'000).value_or(10'000));
-    drag = static_cast<int>(a.integer("drag", 1, 100'000).value_or(200));
-    jumps = static_cast<int>(a.integer("jumps", 0, 100'000).value_or(50));
-    reverse = a.flag("reverse");
-    file = a.value("file");
-    json = a.value("json");
-    a.finish();
-  } catch (const as::cli::ArgError& e) {
-    std::fprintf(stderr, "%s\n", e.what());
-    return 2;
-  }
-  if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+  if (const auto exit =
+          gui::parseBenchArgs("scrubbench", argc, argv, [&](as::cli::Args& a) -> std::optional<int> {
+            if (a.flag("help")) {
+              std::printf(
+                  "usage: observatory_scrubbench [--events N] [--actors N] [--drag STEPS] [--jumps N] "
+                  "[--file FILE]\n"
+                  "                              [--json FILE] [--reverse]\n"
+                  "  --reverse    drag backwards (from three quarters of the session to one quarter)\n"
+                  "  --file FILE  keep the recording there (and reuse it when it exists) instead of a "
+                  "temporary one\n");
+              return 0;
+            }
+            events = static_cast<std::uint64_t>(a.integer("events", 1000, 100'000'000).value_or(1'000'000));
+            actors = static_cast<std::uint32_t>(a.integer("actors", 10, 1'000'000).value_or(10'000));
+            drag = static_cast<int>(a.integer("drag", 1, 100'000).value_or(200));
+            jumps = static_cast<int>(a.integer("jumps", 0, 100'000).value_or(50));
+            reverse = a.flag("reverse");
+            file = a.value("file");
+            json = a.value("json");
+            return std::nullopt;
+          }))
+    return *exit;
+  gui::offscreenUnlessChosen();
   QApplication app(argc, argv);
   QTemporaryDir tmp;
   const std::filesystem::path path =
@@ -270,7 +277,8 @@ int main(int argc, char** argv) {
     oneStep(reverse ? range.start + span * 3 / 4 - along : range.start + span / 4 + along);
   }
   std::minstd_rand rng(11);
-  for (int i = 0; i < jumps; ++i) oneStep(range.start + span * static_cast<std::int64_t>(rng() % 10'000) / 10'000);
+  for (int i = 0; i < jumps; ++i)
+    oneStep(range.start + span * static_cast<std::int64_t>(rng() % 10'000) / 10'000);
 
   // What a step pays when the cursor's state has events past the place it folded to (events before
   // the cursor recorded after a later poll): a copy of the whole state.
@@ -281,21 +289,29 @@ int main(int argc, char** argv) {
     const as::observe::SystemState copied(replay.state());
     copy.record(static_cast<std::uint64_t>(c.nsecsElapsed()));
   }
-  std::printf("observatory scrub-step benchmark: %llu events, %zu actors alive at the end of the drag, window %dx%d\n",
-              static_cast<unsigned long long>(replay.info().events_recorded), replay.state().alive_count(),
-              gui::MainWindow::kDefaultSize.width(), gui::MainWindow::kDefaultSize.height());
-  std::printf("  open + first picture: %.1f ms; then the timeline's density and markers: %.1f ms\n", openMs, timelineMs);
-  std::printf("  scrub step (%d drag%s + %d jumps): p50 %.1f ms  p99 %.1f ms  max %.1f ms\n", drag, reverse ? " backwards" : "", jumps,
-              ms(step.percentile(50)), ms(step.percentile(99)), ms(step.max()));
-  std::printf("      %d of the steps folded forward from the state shown, %d started at a keyframe; %d had a rest past "
-              "the place they folded to, %d of them folded onto a copy\n",
-              folded, drag + jumps - folded, rests, copied);
-  std::printf("      of which: state_at p50 %.1f p99 %.1f ms; view refresh p50 %.1f p99 %.1f ms; paint p50 %.1f p99 "
-              "%.1f ms\n",
-              ms(state.percentile(50)), ms(state.percentile(99)), ms(refresh.percentile(50)), ms(refresh.percentile(99)),
-              ms(paint.percentile(50)), ms(paint.percentile(99)));
-  std::printf("  a copy of the state (what a step pays when its rest holds events): p50 %.1f ms (%zu actors)\n",
-              ms(copy.percentile(50)), replay.state().actors().size());
+  std::printf(
+      "observatory scrub-step benchmark: %llu events, %zu actors alive at the end of the drag, window "
+      "%dx%d\n",
+      static_cast<unsigned long long>(replay.info().events_recorded), replay.state().alive_count(),
+      gui::MainWindow::kDefaultSize.width(), gui::MainWindow::kDefaultSize.height());
+  std::printf("  open + first picture: %.1f ms; then the timeline's density and markers: %.1f ms\n", openMs,
+              timelineMs);
+  std::printf("  scrub step (%d drag%s + %d jumps): p50 %.1f ms  p99 %.1f ms  max %.1f ms\n", drag,
+              reverse ? " backwards" : "", jumps, ms(step.percentile(50)), ms(step.percentile(99)),
+              ms(step.max()));
+  std::printf(
+      "      %d of the steps folded forward from the state shown, %d started at a keyframe; %d had a rest "
+      "past "
+      "the place they folded to, %d of them folded onto a copy\n",
+      folded, drag + jumps - folded, rests, copied);
+  std::printf(
+      "      of which: state_at p50 %.1f p99 %.1f ms; view refresh p50 %.1f p99 %.1f ms; paint p50 %.1f p99 "
+      "%.1f ms\n",
+      ms(state.percentile(50)), ms(state.percentile(99)), ms(refresh.percentile(50)),
+      ms(refresh.percentile(99)), ms(paint.percentile(50)), ms(paint.percentile(99)));
+  std::printf(
+      "  a copy of the state (what a step pays when its rest holds events): p50 %.1f ms (%zu actors)\n",
+      ms(copy.percentile(50)), replay.state().actors().size());
   if (json) {
     QFile f(QString::fromStdString(*json));
     if (!f.open(QIODevice::WriteOnly)) {
