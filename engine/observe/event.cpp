@@ -15,7 +15,8 @@ constexpr std::array<std::string_view, kEventKindCount> kKindNames = {
     "spawned",         "started",      "stopped",      "failed",          "killed",
     "message_sent",    "message_handled", "linked",    "unlinked",        "supervision_delivered",
     "group_joined",    "group_left",   "name_registered", "name_unregistered", "timer_started",
-    "timer_fired",     "timer_cancelled", "runtime_info",
+    "timer_fired",     "timer_cancelled", "runtime_info", "supervisor_configured", "child_restarted",
+    "supervisor_gave_up",
 };
 constexpr std::array<std::string_view, 4> kLaneNames = {"signal", "stop", "supervision", "message"};
 }  // namespace
@@ -215,6 +216,45 @@ Event Event::runtime_info(std::string runtime, std::uint32_t threads) noexcept {
   e.kind = EventKind::runtime_info;
   e.name = std::move(runtime);
   e.thread = threads;
+  return e;
+}
+
+Event Event::supervisor_configured(ActorId supervisor, std::string strategy, std::uint32_t max_restarts,
+                                   Duration period, std::string specs) noexcept {
+  Event e;
+  e.kind = EventKind::supervisor_configured;
+  e.actor = supervisor;
+  e.name = std::move(strategy);
+  e.thread = max_restarts;
+  e.period = period;
+  e.text = std::move(specs);
+  return e;
+}
+
+Event Event::child_restarted(ActorId new_actor, ActorId old_actor, std::string child_id, std::string why,
+                             std::uint32_t attempt, Duration delay, bool start_failed) noexcept {
+  Event e;
+  e.kind = EventKind::child_restarted;
+  e.lane = Lane::supervision;
+  e.actor = new_actor;
+  e.peer = old_actor;
+  e.name = std::move(child_id);
+  e.text = std::move(why);
+  e.thread = attempt;
+  e.period = delay;
+  e.failed = start_failed;
+  return e;
+}
+
+Event Event::supervisor_gave_up(ActorId supervisor, std::uint32_t restarts, Duration period,
+                                std::string reason) noexcept {
+  Event e;
+  e.kind = EventKind::supervisor_gave_up;
+  e.lane = Lane::supervision;
+  e.actor = supervisor;
+  e.thread = restarts;
+  e.period = period;
+  e.text = std::move(reason);
   return e;
 }
 

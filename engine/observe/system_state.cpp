@@ -346,6 +346,11 @@ bool SystemState::apply(const Event& e) {
       threads_ = e.thread;
       push_recent(e);
       break;
+    case EventKind::supervisor_configured:
+    case EventKind::child_restarted:
+    case EventKind::supervisor_gave_up:
+      push_recent(e);
+      break;
   }
   return true;
 }

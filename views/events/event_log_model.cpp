@@ -24,7 +24,10 @@ EventCategory categoryOf(observe::EventKind kind) {
     case K::failed: return EventCategory::failure;
     case K::linked:
     case K::unlinked:
-    case K::supervision_delivered: return EventCategory::supervision;
+    case K::supervision_delivered:
+    case K::supervisor_configured:
+    case K::child_restarted: return EventCategory::supervision;
+    case K::supervisor_gave_up: return EventCategory::failure;
     case K::group_joined:
     case K::group_left: return EventCategory::groups;
     case K::name_registered:
@@ -87,6 +90,16 @@ EventLogModel::Row EventLogModel::rowFor(const observe::SystemState& state, cons
     case K::timer_fired: r.detail = e.name + " timer " + std::to_string(e.trace) + " fired"; break;
     case K::timer_cancelled: r.detail = e.name + " timer " + std::to_string(e.trace) + " cancelled"; break;
     case K::runtime_info: r.detail = "runtime " + e.name + ", " + std::to_string(e.thread) + " threads"; break;
+    case K::supervisor_configured:
+      r.detail = e.name + ", at most " + std::to_string(e.thread) + " restarts in " +
+                 formatDuration(e.period).toStdString();
+      break;
+    case K::child_restarted:
+      r.detail = "child \"" + e.name + "\" restarted (#" + std::to_string(e.thread) + ")" +
+                 (e.period > Duration::zero() ? " after " + formatDuration(e.period).toStdString() : std::string()) +
+                 (e.failed ? ", but its pre_start failed" : std::string()) + ": " + e.text;
+      break;
+    case K::supervisor_gave_up: r.detail = e.text; break;
     case K::started:
     case K::message_sent:
     case K::message_handled: break;

@@ -36,6 +36,9 @@ namespace actorscope::observe {
 /// | timer_fired           | the target actor |                    | timer kind  |                      | trace = timer id, scheduled (when it was due); time = when it fired |
 /// | timer_cancelled       | the target actor |                    | timer kind  | why it ended         | trace = timer id |
 /// | runtime_info          |                  |                    | runtime name |                     | thread = worker threads |
+/// | supervisor_configured | the supervisor   |                    | strategy    | its specs, one per line | thread = max_restarts, period = the intensity period |
+/// | child_restarted       | the new actor    | the actor it replaces | child id | why it was restarted | thread = attempt, period = backoff delay, failed = pre_start threw |
+/// | supervisor_gave_up    | the supervisor   |                    |             | the reason it fails with | thread = restarts in the period, period = the period |
 enum class EventKind : std::uint8_t {
   spawned,
   started,
@@ -55,8 +58,11 @@ enum class EventKind : std::uint8_t {
   timer_fired,
   timer_cancelled,
   runtime_info,
+  supervisor_configured,
+  child_restarted,
+  supervisor_gave_up,
 };
-inline constexpr std::size_t kEventKindCount = static_cast<std::size_t>(EventKind::runtime_info) + 1;
+inline constexpr std::size_t kEventKindCount = static_cast<std::size_t>(EventKind::supervisor_gave_up) + 1;
 
 /// The snake_case name of a kind: "message_handled".
 std::string_view to_string(EventKind kind) noexcept;
@@ -183,6 +189,31 @@ struct Event {
 
   /// Which runtime the System runs on (`name`) and how many worker threads it has (`thread`).
   static Event runtime_info(std::string runtime, std::uint32_t threads) noexcept;
+
+  /// A Supervisor (supervisor.hpp) says how it works: `name` is its strategy ("one_for_one",
+  /// "one_for_all", "rest_for_one", "simple_one_for_one"), `thread` its max_restarts and `period`
+  /// the window they are counted in. `text` lists its child specs and options, one per line, each
+  /// line tab-separated words that start with a tag:
+  ///   `child <id> <restart> <shutdown> <worker|supervisor>` (restart: permanent, transient,
+  ///   temporary; shutdown: "brutal_kill", "infinity" or a timeout in milliseconds such as "5000");
+  ///   `backoff <min ms> <max ms> <reset after ms>` when restarts wait on a backoff.
+  /// A reader ignores tags it does not know. Sent when the supervisor starts and again whenever
+  /// its list of specs changes (start_child, delete_child); an observer attaching later hears the
+  /// latest one with the present.
+  static Event supervisor_configured(ActorId supervisor, std::string strategy, std::uint32_t max_restarts,
+                                     Duration period, std::string specs) noexcept;
+  /// A supervisor restarted child `child_id`: `actor` is the new actor (spawned just before),
+  /// `peer` the one it replaces (0 if the child had none), `text` why ("failed: boom",
+  /// "sibling 'db' failed (one_for_all)", "restart_child"), `thread` the child's restart count
+  /// (1 for its first restart), `period` the backoff delay waited before it. `failed`: the new
+  /// actor's pre_start threw, so it never ran (its own `failed` event says why), and the restart
+  /// counts against the supervisor's intensity all the same. Lane: supervision.
+  static Event child_restarted(ActorId new_actor, ActorId old_actor, std::string child_id, std::string why,
+                               std::uint32_t attempt, Duration delay, bool start_failed) noexcept;
+  /// A supervisor exceeded its restart intensity: `thread` restarts within `period`. It has shut
+  /// its children down and now fails with `text`, so its own supervisor hears of it. Lane: supervision.
+  static Event supervisor_gave_up(ActorId supervisor, std::uint32_t restarts, Duration period,
+                                  std::string reason) noexcept;
 };
 
 /// Nanoseconds since the clock's epoch: how times are stored and exported.
