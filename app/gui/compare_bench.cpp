@@ -85,21 +85,11 @@ double recordedRate(const QString& file) {
   return seconds > 0 ? static_cast<double>(handled) / seconds : 0;
 }
 
-/// The options CompareRun gives each side's Recorder (compare_run.cpp's startSide).
-as::RecorderOptions recorderOptions(const gui::CompareConfig& config) {
-  as::RecorderOptions options;
-  options.detail = config.detail;
-  options.sample_every = config.detail == as::Detail::sampled ? config.sampleEvery : 1;
-  options.scenario = config.scenario;
-  options.seed = config.seed;
-  return options;
-}
-
 /// One side alone, as CompareRun runs it, without CompareRun: recorded into `file`.
 double aloneRate(const gui::Workload& w, const gui::CompareConfig& config, const Side& side,
                  const QString& file) {
   {
-    as::Recorder recorder(file.toStdString(), recorderOptions(config));
+    as::Recorder recorder(file.toStdString(), gui::compareRecorderOptions(config));
     as::System system{as::make_runtime(side.runtime, {.threads = side.threads})};
     system.attach(recorder);
     w.start(system, config.seed);

@@ -35,6 +35,15 @@ std::vector<std::string> runnableRuntimes() {
 
 }  // namespace
 
+RecorderOptions compareRecorderOptions(const CompareConfig& config) {
+  RecorderOptions options;
+  options.detail = config.detail;
+  options.sample_every = config.detail == Detail::sampled ? config.sampleEvery : 1;
+  options.scenario = config.scenario;
+  options.seed = config.seed;
+  return options;
+}
+
 void validateCompareConfig(const CompareConfig& config, const Workloads& workloads) {
   std::vector<std::string> scenarios;
   for (const Workload& w : workloads) scenarios.push_back(w.name);
@@ -157,11 +166,7 @@ void CompareRun::cancel() {
 bool CompareRun::startSide(int side) {
   const auto i = static_cast<std::size_t>(side);
   const CompareSideConfig& s = config_.sides[i];
-  RecorderOptions options;
-  options.detail = config_.detail;
-  options.sample_every = config_.detail == Detail::sampled ? config_.sampleEvery : 1;
-  options.scenario = config_.scenario;
-  options.seed = config_.seed;
+  RecorderOptions options = compareRecorderOptions(config_);
   options.if_exists = s.replace ? RecorderOptions::IfExists::replace : RecorderOptions::IfExists::refuse;
   auto running = std::make_unique<Running>();
   try {

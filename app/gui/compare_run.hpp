@@ -15,6 +15,7 @@
 
 #include "gui/workload.hpp"
 
+#include <actorscope/storage/recorder.hpp>
 #include <actorscope/storage/recording_format.hpp>
 
 #include <QObject>
@@ -59,6 +60,10 @@ struct CompareConfig {
   Detail detail = Detail::sampled;
   std::uint32_t sampleEvery = 100;
 };
+
+/// What each side's Recorder is given: the detail and sampling, the scenario and seed (not the
+/// file, nor what to do if it exists). The compare benchmark records "alone" with the same.
+RecorderOptions compareRecorderOptions(const CompareConfig& config);
 
 /// Checks `config` against the runtimes this build has and the workloads given. Throws CompareError.
 void validateCompareConfig(const CompareConfig& config, const Workloads& workloads);
