@@ -281,6 +281,32 @@ void SystemCore::replay_present(observe::Observer& observer) {
   // Who started a running timer is not kept: the replay says "outside an actor" (0).
   for (const Timers::Active& t : timers_.active())
     send(observe::Event::timer_started(t.target, ActorId{}, t.id, t.kind, t.period, t.next));
+  std::vector<observe::Event> supervisors;
+  {
+    std::lock_guard lk(supervisors_m_);
+    supervisors = supervisor_configs_;
+  }
+  for (observe::Event& e : supervisors) send(std::move(e));
+}
+
+void SystemCore::supervisor_configured(observe::Event event) noexcept {
+  try {
+    std::lock_guard lk(supervisors_m_);
+    auto it = std::find_if(supervisor_configs_.begin(), supervisor_configs_.end(),
+                           [&](const observe::Event& e) { return e.actor == event.actor; });
+    if (it != supervisor_configs_.end()) {
+      *it = event;
+    } else {
+      supervisor_configs_.push_back(event);
+    }
+  } catch (...) {  // no memory: a later observer misses this configuration, live ones still hear it
+  }
+  if (observing() != 0) emit_event(event);
+}
+
+void SystemCore::supervisor_gone(ActorId supervisor) noexcept {
+  std::lock_guard lk(supervisors_m_);
+  std::erase_if(supervisor_configs_, [&](const observe::Event& e) { return e.actor == supervisor; });
 }
 
 bool SystemCore::detach(observe::Observer& observer) noexcept {

@@ -23,6 +23,7 @@
 #include <actorscope/runtime.hpp>
 #include <actorscope/sleep.hpp>
 #include <actorscope/supervision_event.hpp>
+#include <actorscope/supervisor.hpp>
 #include <actorscope/system.hpp>
 #include <actorscope/task.hpp>
 #include <actorscope/timer.hpp>

@@ -34,6 +34,12 @@ struct Status {
 };
 using WorkerMsg = std::variant<Job, Retry, Tick, Status>;
 
+/// An actor that takes WorkerMsg (the supervisor examples start it).
+struct Worker {
+  using Message = WorkerMsg;
+  void handle(as::Context<Worker>&, WorkerMsg, std::monostate&) {}
+};
+
 struct Price {
   int cents = 0;
 };

@@ -112,6 +112,13 @@ class SystemCore {
   /// After it returns, the observer is never called again. False if it was not attached.
   bool detach(observe::Observer& observer) noexcept;
 
+  // -- supervisors (any thread) --
+  /// Keeps a live supervisor's latest supervisor_configured event, so that an observer attaching
+  /// later hears it with the present; emits it now if anyone observes.
+  void supervisor_configured(observe::Event event) noexcept;
+  /// The supervisor has exited: its configuration is no longer part of the present.
+  void supervisor_gone(ActorId supervisor) noexcept;
+
   // -- statistics --
   /// Exact counters of every live actor, in spawn order.
   std::vector<ActorStats> stats() const;
@@ -194,6 +201,9 @@ class SystemCore {
   std::atomic<std::uint32_t> obs_sample_{1};
   std::atomic<std::uint64_t> event_seq_{0};
   std::atomic<std::uint64_t> next_trace_{1};
+
+  std::mutex supervisors_m_;
+  std::vector<observe::Event> supervisor_configs_;  // one per live Supervisor (few)
 
   mutable std::mutex pollers_m_;
   std::vector<observe::StatsPoller*> pollers_;

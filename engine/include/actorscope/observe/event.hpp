@@ -37,7 +37,7 @@ namespace actorscope::observe {
 /// | timer_cancelled       | the target actor |                    | timer kind  | why it ended         | trace = timer id |
 /// | runtime_info          |                  |                    | runtime name |                     | thread = worker threads |
 /// | supervisor_configured | the supervisor   |                    | strategy    | its specs, one per line | thread = max_restarts, period = the intensity period |
-/// | child_restarted       | the new actor    | the actor it replaces | child id | why it was restarted | thread = attempt, period = backoff delay, failed = pre_start threw |
+/// | child_restarted       | the new actor (0 if its start failed) | the actor it replaces | child id | why it was restarted | thread = attempt, period = backoff delay, failed = the start failed |
 /// | supervisor_gave_up    | the supervisor   |                    |             | the reason it fails with | thread = restarts in the period, period = the period |
 enum class EventKind : std::uint8_t {
   spawned,
@@ -194,20 +194,21 @@ struct Event {
   /// "one_for_all", "rest_for_one", "simple_one_for_one"), `thread` its max_restarts and `period`
   /// the window they are counted in. `text` lists its child specs and options, one per line, each
   /// line tab-separated words that start with a tag:
-  ///   `child <id> <restart> <shutdown> <worker|supervisor>` (restart: permanent, transient,
-  ///   temporary; shutdown: "brutal_kill", "infinity" or a timeout in milliseconds such as "5000");
-  ///   `backoff <min ms> <max ms> <reset after ms>` when restarts wait on a backoff.
+  /// - `child <id> <restart> <shutdown> <worker|supervisor>`, where restart is permanent, transient
+  ///   or temporary, and shutdown is "brutal_kill", "infinity" or a timeout in milliseconds ("5000").
+  /// - `backoff <min ms> <max ms> <reset after ms>`, when restarts wait on a backoff.
   /// A reader ignores tags it does not know. Sent when the supervisor starts and again whenever
   /// its list of specs changes (start_child, delete_child); an observer attaching later hears the
   /// latest one with the present.
   static Event supervisor_configured(ActorId supervisor, std::string strategy, std::uint32_t max_restarts,
                                      Duration period, std::string specs) noexcept;
   /// A supervisor restarted child `child_id`: `actor` is the new actor (spawned just before),
-  /// `peer` the one it replaces (0 if the child had none), `text` why ("failed: boom",
-  /// "sibling 'db' failed (one_for_all)", "restart_child"), `thread` the child's restart count
-  /// (1 for its first restart), `period` the backoff delay waited before it. `failed`: the new
-  /// actor's pre_start threw, so it never ran (its own `failed` event says why), and the restart
-  /// counts against the supervisor's intensity all the same. Lane: supervision.
+  /// `peer` the one it replaces (0 if the child had none), `text` why ("child 'db' failed: boom",
+  /// "restarted with 'db' (one_for_all)", "restart_child"), `thread` the child's restart count
+  /// (1 for its first restart), `period` the backoff delay waited before it. `failed`: the restart
+  /// attempt failed (the new actor's pre_start threw, or its name was taken), so there is no new
+  /// actor (`actor` is 0) and `text` ends with "; its start failed: <why>"; the attempt counts
+  /// against the supervisor's intensity all the same, and it is tried again. Lane: supervision.
   static Event child_restarted(ActorId new_actor, ActorId old_actor, std::string child_id, std::string why,
                                std::uint32_t attempt, Duration delay, bool start_failed) noexcept;
   /// A supervisor exceeded its restart intensity: `thread` restarts within `period`. It has shut
