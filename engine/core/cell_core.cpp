@@ -157,7 +157,9 @@ bool CellCore::push_supervision(SupervisionEvent event) noexcept {
     return false;
   }
   raise_attention();
-  wake_if_idle(Urgency::normal);
+  // Pushed by an exiting child (or a monitored actor) on its own thread, which is about to finish:
+  // the supervisor's reaction continues there instead of waking another thread for it.
+  wake_if_idle(Urgency::yielded);
   return true;
 }
 
@@ -581,7 +583,9 @@ void CellCore::abandon_start(ExitKind kind, std::string text) noexcept {
 
 void CellCore::launch() noexcept {
   phase_ = Phase::starting;
-  schedule_drain(Urgency::normal);  // sched_ is still kScheduled from construction
+  // sched_ is still kScheduled from construction. A continuation of the spawner's work: a child
+  // spawned by an actor starts on the spawner's thread unless another thread is idle and awake.
+  schedule_drain(Urgency::yielded);
 }
 
 }  // namespace actorscope::detail

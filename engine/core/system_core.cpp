@@ -133,16 +133,17 @@ CellCore* SystemCore::detach_locked(CellCore& child) noexcept {
 
 Expected<void, LinkError> SystemCore::link(CellCore& child, CellCore& parent) {
   using K = LinkError::Kind;
-  const std::string who = "actor " + child.id().to_string();
+  // Words for the errors only: a link that succeeds formats nothing.
+  auto who = [&child] { return "actor " + child.id().to_string(); };
   if (&child.system() != this || &parent.system() != this)
     return unexpected(LinkError(K::different_system, "cannot link actors that belong to different Systems"));
-  if (&child == &parent) return unexpected(LinkError(K::self_link, who + " cannot supervise itself"));
+  if (&child == &parent) return unexpected(LinkError(K::self_link, who() + " cannot supervise itself"));
   CellCore* old_parent = nullptr;
   tree_used_.set();  // before the statuses are read: an exit that skips the tree cannot race this link
   {
     BriefLock lk(struct_m_);
     if (child.status() >= ActorStatus::draining)
-      return unexpected(LinkError(K::child_stopping, who + " is " + std::string(to_string(child.status())) +
+      return unexpected(LinkError(K::child_stopping, who() + " is " + std::string(to_string(child.status())) +
                                                          " and cannot be linked"));
     if (parent.children_closed_ || parent.status() >= ActorStatus::draining)
       return unexpected(LinkError(
@@ -151,7 +152,7 @@ Expected<void, LinkError> SystemCore::link(CellCore& child, CellCore& parent) {
     for (const CellCore* a = &parent; a != nullptr; a = a->parent_)
       if (a == &child)
         return unexpected(LinkError(K::would_cycle, "actor " + parent.id().to_string() +
-                                                        " is a descendant of " + who +
+                                                        " is a descendant of " + who() +
                                                         "; linking would make a cycle"));
     if (child.parent_ == &parent) return {};
     old_parent = detach_locked(child);

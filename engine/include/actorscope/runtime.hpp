@@ -70,9 +70,10 @@ class Runnable {
 
 /// How urgent a scheduled drain is. `high` is used when a kill or stop is pending; a backend with
 /// event priorities (Qt) posts it ahead of ordinary work, others may ignore it. `yielded` is a
-/// drain that used up its budget and continues behind the work already queued: a backend may keep
-/// it on the current thread rather than wake another one for it (asio does; others treat it as
-/// normal).
+/// continuation of what the current thread is doing, to run behind the work already queued: a drain
+/// that used up its budget, a supervisor told of a child's exit by the exiting child's thread, a
+/// child's first drain scheduled by the actor that spawned it. A backend may keep it on the current
+/// thread rather than wake another one for it (asio does; others treat it as normal).
 enum class Urgency : std::uint8_t { normal, high, yielded };
 
 /// Where an actor asks to live. The backend turns it into a Placement at spawn (or, for a deferred

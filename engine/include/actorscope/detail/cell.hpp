@@ -6,6 +6,7 @@
 #include <actorscope/detail/typed_cell.hpp>
 #include <actorscope/expected.hpp>
 
+#include <exception>
 #include <optional>
 #include <type_traits>
 #include <utility>
@@ -46,6 +47,8 @@ class Cell final : public TypedCell<message_t<A>> {
         auto frame = hook().release();
         return this->start_task(frame, frame.promise());
       }
+    } catch (const std::exception& e) {  // its what() directly: describe_current_exception would rethrow it
+      return this->fail(e.what());
     } catch (...) {
       return this->fail(describe_current_exception());
     }
@@ -79,6 +82,8 @@ class Cell final : public TypedCell<message_t<A>> {
       }
       args_.reset();
       return r;
+    } catch (const std::exception& e) {  // its what() directly: describe_current_exception would rethrow it
+      return this->fail(e.what());
     } catch (...) {
       return this->fail(describe_current_exception());
     }

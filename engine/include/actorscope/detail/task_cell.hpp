@@ -6,6 +6,7 @@
 #include <actorscope/detail/type_info.hpp>
 #include <actorscope/join_handle.hpp>
 
+#include <exception>
 #include <mutex>
 #include <type_traits>
 #include <utility>
@@ -91,6 +92,8 @@ class TaskCell final : public CellCore {
       } else {
         value_.emplace(fn_());
       }
+    } catch (const std::exception& e) {  // its what() directly: describe_current_exception would rethrow it
+      return this->fail(e.what());
     } catch (...) {
       return this->fail(describe_current_exception());
     }
