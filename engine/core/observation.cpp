@@ -284,29 +284,54 @@ void SystemCore::replay_present(observe::Observer& observer) {
   std::vector<observe::Event> supervisors;
   {
     std::lock_guard lk(supervisors_m_);
-    supervisors = supervisor_configs_;
+    for (const SupervisorPresent& p : supervisors_) supervisors.push_back(p.event());
   }
   for (observe::Event& e : supervisors) send(std::move(e));
 }
 
-void SystemCore::supervisor_configured(observe::Event event) noexcept {
-  try {
-    std::lock_guard lk(supervisors_m_);
-    auto it = std::find_if(supervisor_configs_.begin(), supervisor_configs_.end(),
-                           [&](const observe::Event& e) { return e.actor == event.actor; });
-    if (it != supervisor_configs_.end()) {
-      *it = event;
-    } else {
-      supervisor_configs_.push_back(event);
-    }
-  } catch (...) {  // no memory: a later observer misses this configuration, live ones still hear it
+observe::Event SystemCore::SupervisorPresent::event() const {
+  observe::Event e = config;
+  std::string text;
+  for (std::size_t i = 0; i < children.size(); ++i) {
+    text += children[i];
+    text += '\t';
+    text += std::to_string(i < actors.size() ? actors[i].pid : 0);
+    text += '\n';
   }
-  if (observing() != 0) emit_event(event);
+  text += config.text;
+  if (!text.empty() && text.back() == '\n') text.pop_back();
+  e.text = std::move(text);
+  return e;
+}
+
+void SystemCore::supervisor_configured(SupervisorPresent present) noexcept {
+  try {
+    observe::Event now = observing() != 0 ? present.event() : observe::Event{};
+    {
+      std::lock_guard lk(supervisors_m_);
+      auto it = std::find_if(supervisors_.begin(), supervisors_.end(), [&](const SupervisorPresent& p) {
+        return p.config.actor == present.config.actor;
+      });
+      if (it != supervisors_.end()) {
+        *it = std::move(present);
+      } else {
+        supervisors_.push_back(std::move(present));
+      }
+    }
+    if (now.kind == observe::EventKind::supervisor_configured) emit_event(now);
+  } catch (...) {  // no memory: the configuration goes unseen, and the supervisor works on
+  }
+}
+
+void SystemCore::supervisor_child_actor(ActorId supervisor, std::size_t index, ActorId actor) noexcept {
+  std::lock_guard lk(supervisors_m_);
+  for (SupervisorPresent& p : supervisors_)
+    if (p.config.actor == supervisor && index < p.actors.size()) p.actors[index] = actor;
 }
 
 void SystemCore::supervisor_gone(ActorId supervisor) noexcept {
   std::lock_guard lk(supervisors_m_);
-  std::erase_if(supervisor_configs_, [&](const observe::Event& e) { return e.actor == supervisor; });
+  std::erase_if(supervisors_, [&](const SupervisorPresent& p) { return p.config.actor == supervisor; });
 }
 
 bool SystemCore::detach(observe::Observer& observer) noexcept {

@@ -136,6 +136,7 @@ class SupervisorCore {
   /// pre_start: checks the spec and starts the children in order. Throws what the spawn returns.
   void start(Ctx& ctx);
 
+  // Each answers at once and returns a Task only for what must wait (empty otherwise).
   Task<> on_request(Ctx& ctx, SupervisorMessage message);
   Task<> on_event(Ctx& ctx, const SupervisionEvent& event);
   /// The supervisor stops: every child shut down as its spec says, in reverse start order.
@@ -153,10 +154,20 @@ class SupervisorCore {
     TimePoint last_start{};
     std::any arguments;  // simple_one_for_one: what start_child_with gave
   };
-  /// A restart waiting for its turn: on a backoff timer, or a retry after a failed start.
+  /// Why a restart happens. Kept as parts and put into words only when someone reads them (an
+  /// observer, or the reason the supervisor gives up with), so that a restart formats nothing.
+  struct Cause {
+    enum class Kind : std::uint8_t { exited, start_failed };
+    Kind kind = Kind::exited;
+    std::string child;  // the child that exited, or whose start failed
+    ExitKind exit = ExitKind::failed;
+    std::string detail;  // its exit reason, or the start's error
+  };
+  /// A restart of one or more children (in start order): now, after a backoff, or a retry after a
+  /// failed start.
   struct Round {
-    std::vector<std::string> ids;  // in start order
-    std::map<std::string, std::string> why;
+    std::vector<std::string> ids;
+    Cause cause;
     Duration delay{};
     bool counted = true;  // false: a retry, which counts against the intensity when it runs
     TimerHandle timer;
@@ -186,25 +197,39 @@ class SupervisorCore {
   /// Records a restart at `now`; false if that makes more than max_restarts within the period.
   bool count_restart(TimePoint now);
   /// Shuts every child down, says why, and fails the supervisor (throws SupervisorGaveUp).
-  Task<> give_up(std::string last);
+  Task<> give_up(Cause last);
   /// Shuts one child down as its spec says and waits until it has exited.
   Task<> shut_down(Child& c, std::string reason);
 
+  /// The words for `cause` as the text of child `id`'s restart.
+  std::string describe(const Cause& cause, std::string_view id) const;
+
+  // The restart path returns a Task only when it must wait (siblings to shut down, or giving up),
+  // so that a plain one_for_one restart allocates no coroutine frame of its own.
   /// A child exited on its own: restart what the strategy says, or not, as its restart type says.
-  Task<> on_exit(Ctx& ctx, ActorCell actor, ActorExit exit);
-  /// Restarts child `id` and, by the strategy, its siblings; now or after the backoff.
-  Task<> restart(Ctx& ctx, std::string id, std::string why);
+  Task<> on_exit(Ctx& ctx, const ActorCell& actor, ActorExit exit);
+  /// Counts a restart of child `id` and starts it and, by the strategy, its siblings.
+  Task<> restart(Ctx& ctx, std::size_t i, Cause cause);
+  /// Shuts the siblings in `ids` down (reverse order), then restarts them all.
+  Task<> restart_after_shutdown(Ctx& ctx, std::vector<std::string> ids, Cause cause);
+  /// Marks the children of `ids` restarting and runs or schedules their round.
+  void plan_round(Ctx& ctx, std::vector<std::string> ids, Cause cause);
   /// Starts the children of a round in order. A start that fails makes a new round of the rest.
-  Task<> run_round(Ctx& ctx, Round round);
+  void run_round(Ctx& ctx, Round round);
   /// Queues `round` to run after its delay (a timer), or at once (a message to itself).
   void schedule(Ctx& ctx, Round round);
+  /// The backoff delay before the next restart of `c` (zero without a backoff).
+  Duration next_delay(Ctx& ctx, Child& c);
 
-  /// Tells observers (and later ones) the strategy, intensity and specs.
+  /// Tells observers (and later ones) the strategy, intensity, specs and the actors running them.
   void publish_config();
+  /// Child `c` runs another actor now, or none: remembered for observers attaching later.
+  void note_actor(const Child& c);
 
   Result start_child(Ctx& ctx, ChildSpec spec);
   Result start_child_with(Ctx& ctx, std::any arguments);
-  Task<Expected<void, SupervisorError>> terminate_child(std::string id);
+  /// Shuts the child down and answers the request.
+  Task<> terminate_child(supervisor_request::TerminateChild request);
   Result restart_child(Ctx& ctx, const std::string& id);
   Expected<void, SupervisorError> delete_child(const std::string& id);
   std::vector<ChildInfo> which_children() const;
@@ -244,7 +269,7 @@ Expected<ActorCell, SupervisorError> SupervisorCore::start_first(Ctx& ctx, Child
   c.actor = *started;
   c.last = c.actor.id();
   c.status = ChildInfo::Status::running;
-  c.last_start = ctx.runtime().now();
+  if (spec_.backoff) c.last_start = ctx.runtime().now();
   return c.actor;
 }
 
@@ -271,7 +296,6 @@ void SupervisorCore::start(Ctx& ctx) {
   }
   children_.reserve(specs.size());
   for (ChildSpec& s : specs) children_.push_back(Child(std::move(s)));
-  publish_config();
   for (Child& c : children_) {
     auto started = start_first(ctx, c);
     if (started) continue;
@@ -280,29 +304,41 @@ void SupervisorCore::start(Ctx& ctx) {
       if (k.actor) k.actor.kill();
     throw std::runtime_error(started.error().what());
   }
+  publish_config();
 }
 
 void SupervisorCore::publish_config() {
-  std::string text;
-  auto line = [&](const ChildSpec& s) {
-    text += "child\t" + s.id + "\t" + std::string(to_string(s.restart)) + "\t" + to_string(s.shutdown) +
-            "\t" + (s.kind == ChildKind::supervisor ? "supervisor" : "worker") + "\n";
+  SystemCore::SupervisorPresent present;
+  auto line = [](const ChildSpec& s) {
+    return "child\t" + s.id + "\t" + std::string(to_string(s.restart)) + "\t" + to_string(s.shutdown) + "\t" +
+           (s.kind == ChildKind::supervisor ? "supervisor" : "worker");
   };
   if (simple()) {
-    line(template_);
+    present.children.push_back(line(template_));
+    present.actors.push_back(ActorId{});
   } else {
-    for (const Child& c : children_) line(c.spec);
+    for (const Child& c : children_) {
+      present.children.push_back(line(c.spec));
+      present.actors.push_back(c.actor ? c.actor.id() : ActorId{});
+    }
   }
+  std::string options;
   if (spec_.backoff) {
     auto ms = [](Duration d) {
       return std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(d).count());
     };
-    text += "backoff\t" + ms(spec_.backoff->min) + "\t" + ms(spec_.backoff->max) + "\t" +
-            ms(spec_.backoff->reset_after) + "\n";
+    options = "backoff\t" + ms(spec_.backoff->min) + "\t" + ms(spec_.backoff->max) + "\t" +
+              ms(spec_.backoff->reset_after);
   }
-  if (!text.empty()) text.pop_back();
-  sys_.supervisor_configured(observe::Event::supervisor_configured(
-      self_, std::string(to_string(spec_.strategy)), spec_.max_restarts, spec_.period, std::move(text)));
+  present.config = observe::Event::supervisor_configured(
+      self_, std::string(to_string(spec_.strategy)), spec_.max_restarts, spec_.period, std::move(options));
+  sys_.supervisor_configured(std::move(present));
+}
+
+void SupervisorCore::note_actor(const Child& c) {
+  if (simple()) return;  // its children are not specs
+  sys_.supervisor_child_actor(self_, static_cast<std::size_t>(&c - children_.data()),
+                              c.actor ? c.actor.id() : ActorId{});
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -314,16 +350,25 @@ bool SupervisorCore::count_restart(TimePoint now) {
   return restarts_.size() <= spec_.max_restarts;
 }
 
-Task<> SupervisorCore::give_up(std::string last) {
+Task<> SupervisorCore::give_up(Cause last) {
   const auto n = static_cast<std::uint32_t>(restarts_.size());
   std::string reason = "supervisor " + label_ + " gave up: " + std::to_string(n) + " restarts within " +
                        describe_period(spec_.period) + " exceed its limit of " +
-                       std::to_string(spec_.max_restarts) + "; the last: " + last;
+                       std::to_string(spec_.max_restarts) + "; the last: " + describe(last, last.child);
   if (sys_.observing() != 0)
     sys_.emit_event(observe::Event::supervisor_gave_up(self_, n, spec_.period, reason));
   Task<> shutting = shutdown_all();
   co_await shutting;
   throw SupervisorGaveUp(reason);
+}
+
+std::string SupervisorCore::describe(const Cause& cause, std::string_view id) const {
+  if (id != cause.child)
+    return "restarted with " + quoted(cause.child) + " (" + std::string(to_string(spec_.strategy)) + ")";
+  if (cause.kind == Cause::Kind::start_failed)
+    return "child " + quoted(id) + " could not start: " + cause.detail;
+  return "child " + quoted(id) + " " + std::string(to_string(cause.exit)) +
+         (cause.detail.empty() ? "" : ": " + cause.detail);
 }
 
 Task<> SupervisorCore::shut_down(Child& c, std::string reason) {
@@ -332,6 +377,7 @@ Task<> SupervisorCore::shut_down(Child& c, std::string reason) {
   c.status = ChildInfo::Status::terminated;
   if (!actor) co_return;
   c.last = actor.id();
+  note_actor(c);
   // Once the child is taken out of its record, its exit event finds no child and changes nothing.
   const JoinHandle<ActorExit> exited = actor.join_handle();
   switch (c.spec.shutdown.kind) {
@@ -360,87 +406,96 @@ Task<> SupervisorCore::shutdown_all() {
   }
 }
 
-Task<> SupervisorCore::on_exit(Ctx& ctx, ActorCell actor, ActorExit exit) {
-  if (stopping_) co_return;
+Task<> SupervisorCore::on_exit(Ctx& ctx, const ActorCell& actor, ActorExit exit) {
+  if (stopping_) return {};
   auto it =
       std::find_if(children_.begin(), children_.end(), [&](const Child& c) { return c.actor == actor; });
-  if (it == children_.end()) co_return;  // not (or no longer) one of ours: shut down by us, or linked by hand
+  if (it == children_.end()) return {};  // not (or no longer) one of ours: shut down by us, or linked by hand
   Child& c = *it;
   c.actor = ActorCell();
   c.last = actor.id();
   c.status = ChildInfo::Status::terminated;
+  note_actor(c);
   const bool abnormal = exit.kind != ExitKind::stopped;
-  std::string why = std::string(to_string(exit.kind)) + (exit.reason.empty() ? "" : ": " + exit.reason);
   const bool again =
       c.spec.restart == Restart::permanent || (c.spec.restart == Restart::transient && abnormal);
-  std::string id = c.spec.id;
   if (!again) {
     if (c.spec.restart == Restart::temporary || simple()) {
+      const std::string id = c.spec.id;
       erase(id);
       if (!simple()) publish_config();
     }
-    co_return;
+    return {};
   }
-  Task<> restarting = restart(ctx, id, "child " + quoted(id) + " " + why);
-  co_await restarting;
+  return restart(ctx, static_cast<std::size_t>(it - children_.begin()),
+                 Cause{Cause::Kind::exited, c.spec.id, exit.kind, std::move(exit.reason)});
 }
 
-Task<> SupervisorCore::restart(Ctx& ctx, std::string id, std::string why) {
-  const TimePoint now = ctx.runtime().now();
-  if (!count_restart(now)) {
-    Task<> giving_up = give_up(why);
-    co_await giving_up;
-    co_return;
-  }
+Task<> SupervisorCore::restart(Ctx& ctx, std::size_t i, Cause cause) {
+  if (!count_restart(ctx.runtime().now())) return give_up(std::move(cause));
   // Which children go: by the strategy, in start order.
-  const std::size_t i = index_of(id);
   std::size_t first = i, last = i + 1;
   if (spec_.strategy == Strategy::one_for_all) first = 0;
   if (spec_.strategy == Strategy::one_for_all || spec_.strategy == Strategy::rest_for_one)
     last = children_.size();
   std::vector<std::string> ids;
-  for (std::size_t k = first; k < last; ++k) ids.push_back(children_[k].spec.id);
+  ids.reserve(last - first);
+  bool running = false;
+  for (std::size_t k = first; k < last; ++k) {
+    ids.push_back(children_[k].spec.id);
+    running = running || (k != i && children_[k].actor);
+  }
+  if (running) return restart_after_shutdown(ctx, std::move(ids), std::move(cause));
+  plan_round(ctx, std::move(ids), std::move(cause));
+  return {};
+}
+
+Task<> SupervisorCore::restart_after_shutdown(Ctx& ctx, std::vector<std::string> ids, Cause cause) {
   // The others are shut down first, in reverse start order, as the supervisor's own stop would.
   for (std::size_t k = ids.size(); k-- > 0;) {
-    if (ids[k] == id) continue;
+    if (ids[k] == cause.child) continue;
     Child* c = find(ids[k]);
     if (c == nullptr || !c->actor) continue;
-    Task<> shutting =
-        shut_down(*c, "restarting with " + quoted(id) + " (" + std::string(to_string(spec_.strategy)) + ")");
+    Task<> shutting = shut_down(*c, describe(cause, ids[k]));
     co_await shutting;
   }
+  plan_round(ctx, std::move(ids), std::move(cause));
+}
+
+void SupervisorCore::plan_round(Ctx& ctx, std::vector<std::string> ids, Cause cause) {
   Round round;
   bool forgot = false;
-  for (const std::string& k : ids) {
+  for (std::string& k : ids) {
     Child* c = find(k);
     if (c == nullptr) continue;
-    if (k != id &&
-        c->spec.restart == Restart::temporary) {  // as Erlang: a sibling shut down is not restarted
+    if (k != cause.child && c->spec.restart == Restart::temporary) {  // as Erlang: not restarted
       erase(k);
       forgot = true;
       continue;
     }
     // A child waiting on its own backoff joins this round instead.
-    for (auto& [n, r] : rounds_) std::erase(r.ids, k);
+    if (!rounds_.empty())
+      for (auto& [n, r] : rounds_) std::erase(r.ids, k);
     c->status = ChildInfo::Status::restarting;
-    round.ids.push_back(k);
-    round.why[k] =
-        k == id ? why : "restarted with " + quoted(id) + " (" + std::string(to_string(spec_.strategy)) + ")";
+    round.ids.push_back(std::move(k));
   }
-  std::erase_if(rounds_, [](const auto& r) { return r.second.ids.empty(); });
+  if (!rounds_.empty()) std::erase_if(rounds_, [](const auto& r) { return r.second.ids.empty(); });
   if (forgot) publish_config();
-  if (spec_.backoff) {
-    Child& c = *find(id);
-    if (c.last_start != TimePoint{} && now - c.last_start >= spec_.backoff->reset_after) c.streak = 0;
-    ++c.streak;
-    round.delay = spec_.backoff->delay(c.streak, std::uniform_real_distribution<double>(0.0, 1.0)(random_));
-  }
+  if (Child* c = find(cause.child)) round.delay = next_delay(ctx, *c);
+  round.cause = std::move(cause);
   if (round.delay > Duration::zero()) {
     schedule(ctx, std::move(round));
-    co_return;
+  } else {
+    run_round(ctx, std::move(round));
   }
-  Task<> running = run_round(ctx, std::move(round));
-  co_await running;
+}
+
+Duration SupervisorCore::next_delay(Ctx& ctx, Child& c) {
+  if (!spec_.backoff) return Duration::zero();
+  const TimePoint now = ctx.runtime().now();
+  if (c.last_start != TimePoint{} && now - c.last_start >= spec_.backoff->reset_after) c.streak = 0;
+  ++c.streak;
+  return spec_.backoff->delay(c.streak, std::uniform_real_distribution<double>(0.0, 1.0)(random_));
 }
 
 void SupervisorCore::schedule(Ctx& ctx, Round round) {
@@ -453,44 +508,39 @@ void SupervisorCore::schedule(Ctx& ctx, Round round) {
   rounds_.emplace(n, std::move(round));
 }
 
-Task<> SupervisorCore::run_round(Ctx& ctx, Round round) {
+void SupervisorCore::run_round(Ctx& ctx, Round round) {
+  const bool observing = sys_.observing() != 0;
   for (std::size_t k = 0; k < round.ids.size(); ++k) {
     Child* c = find(round.ids[k]);
     if (c == nullptr) continue;  // deleted while it waited
     auto started = spawn(ctx, *c);
     ++c->restarts;
-    const std::string& why = round.why[round.ids[k]];
     if (started) {
-      if (sys_.observing() != 0)
-        sys_.emit_event(observe::Event::child_restarted(started->id(), c->last, c->spec.id, why, c->restarts,
+      if (observing)
+        sys_.emit_event(observe::Event::child_restarted(started->id(), c->last, c->spec.id,
+                                                        describe(round.cause, c->spec.id), c->restarts,
                                                         round.delay, false));
-      c->actor = *started;
+      c->actor = std::move(*started);
       c->last = c->actor.id();
       c->status = ChildInfo::Status::running;
-      c->last_start = ctx.runtime().now();
+      if (spec_.backoff) c->last_start = ctx.runtime().now();  // only the backoff's reset reads it
+      note_actor(*c);
       continue;
     }
-    const std::string error = started.error().what();
-    if (sys_.observing() != 0)
-      sys_.emit_event(observe::Event::child_restarted(ActorId{}, c->last, c->spec.id,
-                                                      why + "; its start failed: " + error, c->restarts,
-                                                      round.delay, true));
+    std::string error = started.error().what();
+    if (observing)
+      sys_.emit_event(observe::Event::child_restarted(
+          ActorId{}, c->last, c->spec.id, describe(round.cause, c->spec.id) + "; its start failed: " + error,
+          c->restarts, round.delay, true));
     // As Erlang: the failed start is tried again, and each try counts against the intensity. The
     // children after it in the round wait with it.
     Round retry;
     retry.counted = false;
     retry.ids.assign(round.ids.begin() + static_cast<std::ptrdiff_t>(k), round.ids.end());
-    for (const std::string& id : retry.ids) retry.why[id] = round.why[id];
-    retry.why[c->spec.id] = "child " + quoted(c->spec.id) + " could not start: " + error;
-    if (spec_.backoff) {
-      if (c->last_start != TimePoint{} && ctx.runtime().now() - c->last_start >= spec_.backoff->reset_after)
-        c->streak = 0;
-      ++c->streak;
-      retry.delay =
-          spec_.backoff->delay(c->streak, std::uniform_real_distribution<double>(0.0, 1.0)(random_));
-    }
+    retry.cause = Cause{Cause::Kind::start_failed, c->spec.id, ExitKind::failed, std::move(error)};
+    retry.delay = next_delay(ctx, *c);
     schedule(ctx, std::move(retry));
-    co_return;
+    return;
   }
 }
 
@@ -504,9 +554,7 @@ Task<> SupervisorCore::on_request(Ctx& ctx, SupervisorMessage message) {
   } else if (auto* m = std::get_if<r::StartChildWith>(&message)) {
     m->reply.send(start_child_with(ctx, std::move(m->arguments)));
   } else if (auto* m = std::get_if<r::TerminateChild>(&message)) {
-    Task<Expected<void, SupervisorError>> terminating = terminate_child(m->id);
-    Expected<void, SupervisorError> done = co_await terminating;
-    m->reply.send(std::move(done));
+    return terminate_child(std::move(*m));
   } else if (auto* m = std::get_if<r::RestartChild>(&message)) {
     m->reply.send(restart_child(ctx, m->id));
   } else if (auto* m = std::get_if<r::DeleteChild>(&message)) {
@@ -517,17 +565,13 @@ Task<> SupervisorCore::on_request(Ctx& ctx, SupervisorMessage message) {
     m->reply.send(count_children());
   } else if (auto* m = std::get_if<r::RestartDue>(&message)) {
     auto it = rounds_.find(m->round);
-    if (it == rounds_.end()) co_return;  // cancelled: its children were terminated or restarted otherwise
+    if (it == rounds_.end()) return {};  // cancelled: its children were terminated or restarted otherwise
     Round round = std::move(it->second);
     rounds_.erase(it);
-    if (!round.counted && !count_restart(ctx.runtime().now())) {
-      Task<> giving_up = give_up(round.why[round.ids.front()]);
-      co_await giving_up;
-      co_return;
-    }
-    Task<> running = run_round(ctx, std::move(round));
-    co_await running;
+    if (!round.counted && !count_restart(ctx.runtime().now())) return give_up(std::move(round.cause));
+    run_round(ctx, std::move(round));
   }
+  return {};
 }
 
 SupervisorCore::Result SupervisorCore::start_child(Ctx& ctx, ChildSpec spec) {
@@ -575,11 +619,14 @@ SupervisorCore::Result SupervisorCore::start_child_with(Ctx& ctx, std::any argum
   return started;
 }
 
-Task<Expected<void, SupervisorError>> SupervisorCore::terminate_child(std::string id) {
+Task<> SupervisorCore::terminate_child(supervisor_request::TerminateChild request) {
+  const std::string& id = request.id;
   Child* c = find(id);
-  if (c == nullptr)
-    co_return unexpected(SupervisorError(SupervisorError::Kind::unknown_child,
-                                         "supervisor " + label_ + " has no child " + quoted(id)));
+  if (c == nullptr) {
+    request.reply.send(unexpected(SupervisorError(SupervisorError::Kind::unknown_child,
+                                                  "supervisor " + label_ + " has no child " + quoted(id))));
+    co_return;
+  }
   for (auto& [n, r] : rounds_) std::erase(r.ids, id);
   std::erase_if(rounds_, [](const auto& r) { return r.second.ids.empty(); });
   Task<> shutting = shut_down(*c, "terminate_child");
@@ -588,7 +635,7 @@ Task<Expected<void, SupervisorError>> SupervisorCore::terminate_child(std::strin
     erase(id);
     if (!simple()) publish_config();
   }
-  co_return Expected<void, SupervisorError>();
+  request.reply.send(Expected<void, SupervisorError>());
 }
 
 SupervisorCore::Result SupervisorCore::restart_child(Ctx& ctx, const std::string& id) {
@@ -611,6 +658,7 @@ SupervisorCore::Result SupervisorCore::restart_child(Ctx& ctx, const std::string
   auto started = start_first(ctx, *c);
   if (!started) return started;
   ++c->restarts;
+  note_actor(*c);
   if (sys_.observing() != 0)
     sys_.emit_event(observe::Event::child_restarted(c->actor.id(), old, id, "restart_child", c->restarts,
                                                     Duration{}, false));
@@ -658,21 +706,11 @@ ChildCounts SupervisorCore::count_children() const {
 }
 
 Task<> SupervisorCore::on_event(Ctx& ctx, const SupervisionEvent& event) {
-  // (Arguments are named locals, never temporaries, in every co_await here: GCC 12 mishandles
-  // temporaries that must live across a suspension.)
-  ActorCell actor;
-  ActorExit exit;
-  if (const auto* t = event.get<ActorTerminated>()) {
-    actor = t->actor;
-    exit = t->actor.exit().value_or(ActorExit{ExitKind::stopped, t->reason});
-  } else if (const auto* f = event.get<ActorFailed>()) {
-    actor = f->actor;
-    exit = ActorExit{ExitKind::failed, f->error};
-  } else {
-    co_return;
-  }
-  Task<> handling = on_exit(ctx, std::move(actor), std::move(exit));
-  co_await handling;
+  if (const auto* t = event.get<ActorTerminated>())
+    return on_exit(ctx, t->actor, t->actor.exit().value_or(ActorExit{ExitKind::stopped, t->reason}));
+  if (const auto* f = event.get<ActorFailed>())
+    return on_exit(ctx, f->actor, ActorExit{ExitKind::failed, f->error});
+  return {};
 }
 
 void SupervisorCoreDeleter::operator()(SupervisorCore* core) const noexcept {
@@ -690,15 +728,17 @@ Supervisor::State Supervisor::pre_start(Context<Supervisor>& ctx, SupervisorSpec
   return core;
 }
 
+// The core answers at once and returns a Task only for what must wait (a child's shutdown, giving
+// up). The Task is a named local: GCC 12 mishandles temporaries that live across a co_await.
 Task<> Supervisor::handle(Context<Supervisor>& ctx, SupervisorMessage message, State& state) {
-  Task<> handling = state->on_request(ctx, std::move(message));
-  co_await handling;
+  Task<> rest = state->on_request(ctx, std::move(message));
+  if (rest.valid()) co_await rest;
 }
 
 Task<> Supervisor::handle_supervisor_event(Context<Supervisor>& ctx, const SupervisionEvent& event,
                                            State& state) {
-  Task<> handling = state->on_event(ctx, event);
-  co_await handling;
+  Task<> rest = state->on_event(ctx, event);
+  if (rest.valid()) co_await rest;
 }
 
 Task<> Supervisor::post_stop(Context<Supervisor>&, State& state) {

@@ -540,10 +540,19 @@ class TestSupervisor : public QObject {
     QCOMPARE(configured[0].name, std::string("one_for_one"));
     QCOMPARE(configured[0].thread, std::uint32_t{1});
     QCOMPARE(configured[0].period, as::Duration(1h));
-    QCOMPARE(configured[0].text, std::string("child\tw\tpermanent\t250\tworker"));
-
     const as::ActorId old = named(*sys, "w").id();
+    QCOMPARE(configured[0].text, "child\tw\tpermanent\t250\tworker\t" + std::to_string(old.pid));
+
     QVERIFY(fail_and_wait_for_restart(*sys, probe, "w", 1));
+    {
+      (void)sup.which_children().get();  // answered after the restart
+      Capture late;                      // attached after the restart: hears the new actor's pid
+      sys->attach(late);
+      const auto now = late.of(obs::EventKind::supervisor_configured);
+      sys->detach(late);
+      QCOMPARE(now.size(), std::size_t{1});
+      QCOMPARE(now[0].text, "child\tw\tpermanent\t250\tworker\t" + std::to_string(named(*sys, "w").id().pid));
+    }
     QVERIFY(named(*sys, "w").cast(0));
     QVERIFY(sup.wait(kTimeout));
     sys->detach(capture);

@@ -100,16 +100,19 @@ struct ChildSpec {
   ChildKind kind = ChildKind::worker;
 };
 
-/// A spec that spawns actor A with `args` and `options` (its registered name, if any, is taken
-/// again by every restart). For a simple_one_for_one template, start_child_with's arguments
-/// replace `args`; they must then be an arguments_t<A>.
+/// A spec that spawns a copy of an actor object you configured, with `options` and `args`:
+/// as::child("db", Worker{.retries = 3}, {.name = "db"}). Its registered name, if any, is taken
+/// again by every restart. For a simple_one_for_one template, start_child_with's arguments replace
+/// `args`; they must then be an arguments_t<A>. (`Explicit...` soaks up template arguments written
+/// out, so that child<Worker>("db", {}, ...) always means the overload below, never this one.)
+template <class... Explicit, class A>
+requires(sizeof...(Explicit) == 0) ChildSpec
+    child(std::string id, A actor, SpawnOptions options, arguments_t<A> args = {});
+/// The same with a default-constructed A: as::child<Worker>("db", args, {.name = "db"}).
 template <class A>
 ChildSpec child(std::string id, arguments_t<A> args = {}, SpawnOptions options = {}) {
-  return child<A>(std::move(id), A{}, std::move(options), std::move(args));
+  return child(std::move(id), A{}, std::move(options), std::move(args));
 }
-/// The same with an actor object you configured.
-template <class A>
-ChildSpec child(std::string id, A actor, SpawnOptions options, arguments_t<A> args = {});
 
 /// Restarts wait exponentially longer: the n-th consecutive restart of a child waits
 /// min·2ⁿ⁻¹, capped at max, less a random part of up to `jitter` of it (never below min). A child
@@ -310,8 +313,9 @@ Args child_arguments(const ChildStartContext& ctx, const Args& own, std::string_
                                             std::string_view got);
 }  // namespace detail
 
-template <class A>
-ChildSpec child(std::string id, A actor, SpawnOptions options, arguments_t<A> args) {
+template <class... Explicit, class A>
+requires(sizeof...(Explicit) == 0) ChildSpec
+    child(std::string id, A actor, SpawnOptions options, arguments_t<A> args) {
   ChildSpec spec;
   spec.id = std::move(id);
   spec.start = [actor = std::move(actor), options = std::move(options),

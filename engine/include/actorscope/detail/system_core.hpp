@@ -113,9 +113,20 @@ class SystemCore {
   bool detach(observe::Observer& observer) noexcept;
 
   // -- supervisors (any thread) --
-  /// Keeps a live supervisor's latest supervisor_configured event, so that an observer attaching
-  /// later hears it with the present; emits it now if anyone observes.
-  void supervisor_configured(observe::Event event) noexcept;
+  /// What an observer attaching later must hear of a live Supervisor: its supervisor_configured,
+  /// each child line ending with the pid of the actor that runs that spec now.
+  struct SupervisorPresent {
+    observe::Event config;              ///< its text: the option lines ("backoff ..."), if any
+    std::vector<std::string> children;  ///< "child\t<id>\t<restart>\t<shutdown>\t<kind>", one per spec
+    std::vector<ActorId> actors;        ///< the actor running each spec now (0: none)
+    /// The event: the child lines (with their pids), then the option lines.
+    observe::Event event() const;
+  };
+  /// Keeps a live supervisor's configuration for later observers, and emits it if anyone observes.
+  void supervisor_configured(SupervisorPresent present) noexcept;
+  /// Spec `index` of `supervisor` now runs `actor` (0: none): kept for later observers only (live
+  /// ones hear child_restarted and the exits).
+  void supervisor_child_actor(ActorId supervisor, std::size_t index, ActorId actor) noexcept;
   /// The supervisor has exited: its configuration is no longer part of the present.
   void supervisor_gone(ActorId supervisor) noexcept;
 
@@ -203,7 +214,7 @@ class SystemCore {
   std::atomic<std::uint64_t> next_trace_{1};
 
   std::mutex supervisors_m_;
-  std::vector<observe::Event> supervisor_configs_;  // one per live Supervisor (few)
+  std::vector<SupervisorPresent> supervisors_;  // one per live Supervisor (few)
 
   mutable std::mutex pollers_m_;
   std::vector<observe::StatsPoller*> pollers_;

@@ -194,12 +194,14 @@ struct Event {
   /// "one_for_all", "rest_for_one", "simple_one_for_one"), `thread` its max_restarts and `period`
   /// the window they are counted in. `text` lists its child specs and options, one per line, each
   /// line tab-separated words that start with a tag:
-  /// - `child <id> <restart> <shutdown> <worker|supervisor>`, where restart is permanent, transient
-  ///   or temporary, and shutdown is "brutal_kill", "infinity" or a timeout in milliseconds ("5000").
+  /// - `child <id> <restart> <shutdown> <worker|supervisor> <pid>`, in start order, where restart is
+  ///   permanent, transient or temporary, shutdown is "brutal_kill", "infinity" or a timeout in
+  ///   milliseconds ("5000"), and pid is the actor running the spec (0: none). A
+  ///   simple_one_for_one supervisor lists its template, with pid 0.
   /// - `backoff <min ms> <max ms> <reset after ms>`, when restarts wait on a backoff.
-  /// A reader ignores tags it does not know. Sent when the supervisor starts and again whenever
-  /// its list of specs changes (start_child, delete_child); an observer attaching later hears the
-  /// latest one with the present.
+  /// A reader ignores tags and words it does not know. Sent once the supervisor has started its
+  /// children and again whenever its list of specs changes (start_child, delete_child, a temporary
+  /// child gone); an observer attaching later hears it with the present, with the pids of now.
   static Event supervisor_configured(ActorId supervisor, std::string strategy, std::uint32_t max_restarts,
                                      Duration period, std::string specs) noexcept;
   /// A supervisor restarted child `child_id`: `actor` is the new actor (spawned just before),
