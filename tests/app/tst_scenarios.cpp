@@ -1,6 +1,7 @@
 // The demo scenarios do what the user guide says they do, on every runtime: in `supervision`, a
-// worker that is killed or stopped is replaced in its slot like one that fails, so its team gets
-// its four workers back and the slot takes jobs again. Waits are for the condition, with a deadline.
+// worker that is killed or stopped is restarted under its name like one that fails, so its team gets
+// its four workers back and the name takes jobs again; each team is a Supervisor. Waits are for the
+// condition, with a deadline.
 #include "engine_test.hpp"
 
 #ifndef Q_MOC_RUN
@@ -72,6 +73,27 @@ class TestScenarios : public QObject {
                               .arg(liveChildren(*team))));
     }
     QVERIFY(team->is_alive());
+    sys->shutdown();
+  }
+
+  void supervision_has_one_supervisor_team_per_strategy_under_a_root_supervisor() {
+    auto sys = make_system();
+    scenarios::supervision().start(*sys, 7);
+    as::SupervisorRef root(sys->where_is<as::SupervisorMessage>("supervisor").value());
+    const auto top = root.which_children(kTimeout).get().value();
+    QCOMPARE(top.size(), std::size_t{5});  // four teams and the dispatcher
+    for (std::size_t t = 0; t < 4; ++t) {
+      QCOMPARE(top[t].kind, as::ChildKind::supervisor);
+      QCOMPARE(top[t].shutdown, as::Shutdown::infinity());
+    }
+    QCOMPARE(top[4].id, std::string("dispatcher"));
+    for (const char* name : {"team-a", "team-b", "team-c", "team-d"}) {
+      auto team = sys->where_is<as::SupervisorMessage>(name);
+      QVERIFY2(team.has_value(), name);
+      const as::ChildCounts counts = as::SupervisorRef(*team).count_children(kTimeout).get().value();
+      QCOMPARE(counts.specs, std::size_t{4});
+      QCOMPARE(counts.workers, std::size_t{4});
+    }
     sys->shutdown();
   }
 };
