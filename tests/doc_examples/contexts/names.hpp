@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <iostream>
 #include <string>
 #include <variant>
 #include <vector>
