@@ -11,6 +11,11 @@ using namespace engine_test;
 
 namespace {
 
+/// How many times longer than the timers' natural scale a test that checks a timer *before* it
+/// fires arms it: the test thread can be held up for tens of milliseconds on a loaded sanitizer
+/// run, and a timer due in 20 ms would then fire before the check (seen once under tsan).
+constexpr int kMargin = 10;
+
 struct Tick {
   int gen = 0;
 };
@@ -201,8 +206,9 @@ class TestTimers : public QObject {
     auto sys = make_system();
     auto t = sys->spawn(Ticker{.log = &log}, {}).value();
     log.set_start(sys->runtime().now());
-    as::TimerHandle once = t.send_after(20ms, Tick{});
-    as::TimerHandle marker = t.send_after(60ms, [] { return Marker{1}; });
+    // Far enough ahead that it is still pending when checked, even on a loaded sanitizer run.
+    as::TimerHandle once = t.send_after(20ms * kMargin, Tick{});
+    as::TimerHandle marker = t.send_after(20ms * kMargin + 40ms, [] { return Marker{1}; });
     QVERIFY(once.is_active());
     QVERIFY(log.wait_marker(*sys, 1));
     QVERIFY(log.wait_until(*sys, [](const auto& e) { return !e.empty(); }));
@@ -213,9 +219,9 @@ class TestTimers : public QObject {
     QVERIFY(!marker.is_active());
     QCOMPARE(sys->timer_count(), std::size_t{0});
     if (is_manual(*sys)) {
-      QCOMPARE(log.elapsed()[0], as::Duration(20ms));
+      QCOMPARE(log.elapsed()[0], as::Duration(20ms * kMargin));
     } else {
-      QVERIFY(log.elapsed()[0] >= 20ms);
+      QVERIFY(log.elapsed()[0] >= 20ms * kMargin);
     }
   }
 
@@ -251,15 +257,16 @@ class TestTimers : public QObject {
     TickLog log;
     auto sys = make_system();
     auto t = sys->spawn(Ticker{.log = &log}, {}).value();
-    as::TimerHandle once = t.send_after(20ms, Tick{});
-    as::TimerHandle every = t.send_interval(10ms, [] { return Tick{}; });
-    as::TimerHandle stop = t.exit_after(20ms);
+    // Due far enough ahead that the cancels come first, even on a loaded sanitizer run.
+    as::TimerHandle once = t.send_after(20ms * kMargin, Tick{});
+    as::TimerHandle every = t.send_interval(10ms * kMargin, [] { return Tick{}; });
+    as::TimerHandle stop = t.exit_after(20ms * kMargin);
     QVERIFY(once.cancel());
     QVERIFY(every.cancel());
     QVERIFY(stop.cancel());
     QVERIFY(!once.cancel());  // a second cancel finds it ended
     QVERIFY(!once.is_active() && !every.is_active() && !stop.is_active());
-    (void)t.send_after(60ms, Marker{1});
+    (void)t.send_after(20ms * kMargin + 40ms, Marker{1});  // after all three were due
     QVERIFY(log.wait_marker(*sys, 1));
     QCOMPARE(log.ticks(), std::size_t{0});
     QCOMPARE(once.fired() + every.fired() + stop.fired(), std::uint64_t{0});
