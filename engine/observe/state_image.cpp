@@ -19,8 +19,12 @@ namespace {
 
 constexpr char kMagic[4] = {'A', 'S', 'K', 'F'};
 // 2: ActorRecord::timed. 3: ActorRecord::child_tally and its limit. 4: ActorRecord::busy. 5:
-// MessageRecord::timer and the pending timer ticks. 6: Event::cause of the recent events.
-constexpr std::uint64_t kImageFormat = 6;
+// MessageRecord::timer and the pending timer ticks. 6: Event::cause of the recent events. 7: the
+// counts of the supervisor event kinds, ActorRecord's child_id, restarts and replaces, and the
+// SupervisorRecords.
+constexpr std::uint64_t kImageFormat = 7;
+/// The event kinds images of formats 1 to 6 count (the ones before supervisor_configured).
+constexpr std::size_t kKindsBeforeFormat7 = static_cast<std::size_t>(EventKind::supervisor_configured);
 
 /// Writes the fields it is shown.
 class Save {
@@ -413,7 +417,7 @@ void SystemState::image_fields(Io& io, Self& st) {
   io.t(st.first_time_);
   io.t(st.time_);
   io.u(st.applied_);
-  for (auto& c : st.by_kind_) io.u(c);
+  for (std::size_t k = 0; k < kKindsBeforeFormat7; ++k) io.u(st.by_kind_[k]);  // (format 7 adds the rest)
   io.u(st.dropped_);
 
   // Format 3: the child tallies, and their limit.
@@ -457,6 +461,58 @@ void SystemState::image_fields(Io& io, Self& st) {
     io.sparse_at(
         st.recent_events_, [](const Event& e) { return e.cause != 0; }, [&](auto& e) { io.u(e.cause); },
         "a cause belongs to no event of the image");
+  // Format 7: the supervisors. The counts of the kinds that came with them (a list, so that kinds
+  // added later are read the same way), what each actor is to its Supervisor, and the Supervisors.
+  if (io.format() >= 7) {
+    std::vector<std::uint64_t> later;
+    if constexpr (!Io::loading) later.assign(st.by_kind_.begin() + kKindsBeforeFormat7, st.by_kind_.end());
+    io.list(later, [&](auto& c) { io.u(c); });
+    if constexpr (Io::loading) {
+      if (later.size() > kEventKindCount - kKindsBeforeFormat7)
+        io.fail("it counts more event kinds than there are");
+      std::copy(later.begin(), later.end(), st.by_kind_.begin() + kKindsBeforeFormat7);
+    }
+    io.sparse(
+        st.actors_,
+        [](const ActorRecord& a) { return !a.child_id.empty() || a.restarts != 0 || a.replaces.is_valid(); },
+        [&](auto& a) {
+          io.s(a.child_id);
+          io.u(a.restarts);
+          io.id(a.replaces);
+        },
+        "a child's restart count belongs to no actor of the image");
+    io.values(
+        st.supervisors_, [](const SupervisorRecord& r) { return r.id; },
+        [&](auto& r) {
+          io.id(r.id);
+          io.s(r.strategy);
+          io.u(r.max_restarts);
+          io.d(r.period);
+          bool backoff = r.backoff.has_value();
+          io.b(backoff);
+          if constexpr (Io::loading) {
+            if (backoff) r.backoff.emplace();
+          }
+          if (backoff) {
+            io.d(r.backoff->min);
+            io.d(r.backoff->max);
+            io.d(r.backoff->reset);
+          }
+          io.list(r.children, [&](auto& c) {
+            io.s(c.id);
+            io.s(c.restart);
+            io.s(c.shutdown);
+            io.b(c.supervisor);
+            io.id(c.actor);
+          });
+          io.s(r.specs);
+          io.list(r.recent_restarts, [&](auto& t) { io.t(t); });
+          io.u(r.total_restarts);
+          io.opt_t(r.gave_up);
+          io.s(r.gave_up_reason);
+          io.u(r.gave_up_restarts);
+        });
+  }
 }
 
 std::string SystemState::serialize() const {

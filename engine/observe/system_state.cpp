@@ -3,6 +3,7 @@
 #include <actorscope/observe/system_state.hpp>
 
 #include <algorithm>
+#include <charconv>
 
 namespace actorscope::observe {
 
@@ -12,6 +13,25 @@ namespace actorscope::observe {
 const ActorRecord* SystemState::actor(ActorId id) const noexcept {
   auto it = actors_.find(id);
   return it == actors_.end() ? nullptr : &it->second;
+}
+
+const SupervisorRecord* SystemState::supervisor(ActorId id) const noexcept {
+  auto it = supervisors_.find(id);
+  return it == supervisors_.end() ? nullptr : &it->second;
+}
+
+std::uint32_t SupervisorRecord::restarts_within_period(TimePoint now) const noexcept {
+  std::uint32_t n = 0;
+  for (TimePoint t : recent_restarts)
+    if (t <= now && now - t < period) ++n;
+  return n;
+}
+
+const SupervisorRecord::Child* SupervisorRecord::child_of(ActorId actor) const noexcept {
+  if (!actor.is_valid()) return nullptr;
+  for (const Child& c : children)
+    if (c.actor == actor) return &c;
+  return nullptr;
 }
 
 std::vector<ActorId> SystemState::roots() const {
@@ -103,6 +123,127 @@ bool SystemState::child_failed_before(const ActorRecord& a, TimePoint t) const {
 
 void SystemState::push_recent(const Event& e) { push_bounded(recent_events_, e, limits_.recent_events); }
 
+namespace {
+
+/// The tab-separated words of one line.
+std::vector<std::string_view> words_of(std::string_view line) {
+  std::vector<std::string_view> out;
+  while (true) {
+    const auto tab = line.find('\t');
+    out.push_back(line.substr(0, tab));
+    if (tab == std::string_view::npos) return out;
+    line.remove_prefix(tab + 1);
+  }
+}
+
+/// A whole number of milliseconds, or nullopt.
+std::optional<Duration> millis(std::string_view word) {
+  std::int64_t v = 0;
+  const auto [end, ec] = std::from_chars(word.data(), word.data() + word.size(), v);
+  if (ec != std::errc{} || end != word.data() + word.size()) return std::nullopt;
+  return std::chrono::duration_cast<Duration>(std::chrono::milliseconds(v));
+}
+
+}  // namespace
+
+void SystemState::configure_supervisor(const Event& e) {
+  SupervisorRecord& sup = supervisors_[e.actor];
+  sup.id = e.actor;
+  sup.strategy = e.name;
+  sup.max_restarts = e.thread;
+  sup.period = e.period;
+  sup.specs = e.text;
+  sup.backoff.reset();
+  // A spec that was there before keeps the actor it runs (start_child and delete_child send the
+  // whole list again).
+  std::vector<SupervisorRecord::Child> children;
+  std::string_view text = e.text;
+  while (!text.empty()) {
+    const auto nl = text.find('\n');
+    const std::string_view line = text.substr(0, nl);
+    text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
+    const auto w = words_of(line);
+    if (w[0] == "child" && w.size() >= 5) {
+      SupervisorRecord::Child c;
+      c.id = std::string(w[1]);
+      c.restart = std::string(w[2]);
+      c.shutdown = std::string(w[3]);
+      c.supervisor = w[4] == "supervisor";
+      for (const auto& old : sup.children)
+        if (old.id == c.id) c.actor = old.actor;
+      children.push_back(std::move(c));
+    } else if (w[0] == "backoff" && w.size() >= 4) {
+      const auto mn = millis(w[1]), mx = millis(w[2]), reset = millis(w[3]);
+      if (mn && mx && reset) sup.backoff = SupervisorRecord::Backoff{*mn, *mx, *reset};
+    }  // (other tags are for later formats: ignored)
+  }
+  sup.children = std::move(children);
+  bind_children(sup);
+}
+
+void SystemState::bind_children(SupervisorRecord& sup) {
+  // The events do not say which spec a child spawned for, but a supervisor starts its children in
+  // spec order (and says so again when the list changes): its children that run no spec yet take
+  // the specs that have no actor yet, in order. A restart says exactly (child_restarted).
+  if (std::all_of(sup.children.begin(), sup.children.end(), [](const auto& c) { return c.actor.is_valid(); }))
+    return;
+  auto it = actors_.find(sup.id);
+  if (it == actors_.end()) return;
+  std::set<ActorId> bound;
+  for (const auto& c : sup.children)
+    if (c.actor.is_valid()) bound.insert(c.actor);
+  auto spec = sup.children.begin();
+  for (ActorId kid : it->second.children) {
+    while (spec != sup.children.end() && spec->actor.is_valid()) ++spec;
+    if (spec == sup.children.end()) break;
+    auto k = actors_.find(kid);
+    if (k == actors_.end() || !k->second.alive() || bound.count(kid) != 0) continue;
+    spec->actor = kid;
+    if (k->second.child_id.empty()) k->second.child_id = spec->id;
+  }
+}
+
+void SystemState::restart_child(const Event& e) {
+  ActorRecord& fresh = touch(e.actor);
+  fresh.child_id = e.name;
+  fresh.restarts = e.thread;
+  fresh.replaces = e.peer;
+  const ActorRecord* old = e.peer.is_valid() ? actor(e.peer) : nullptr;
+  const ActorId sup_id = fresh.parent.is_valid() ? fresh.parent : old != nullptr ? old->parent : ActorId{};
+  if (!sup_id.is_valid()) return;
+  // The new actor takes the old one's place among the supervisor's children (its spawn put it at
+  // the end), and the old one leaves the list: one child, one row. The old record keeps its parent,
+  // so it is not taken for a root.
+  if (!fresh.parent.is_valid()) fresh.parent = sup_id;
+  auto& kids = touch(sup_id).children;
+  kids.erase(std::remove(kids.begin(), kids.end(), fresh.id), kids.end());
+  const auto at = e.peer.is_valid() ? std::find(kids.begin(), kids.end(), e.peer) : kids.end();
+  if (at != kids.end()) {
+    *at = fresh.id;
+  } else {
+    kids.push_back(fresh.id);
+  }
+
+  SupervisorRecord& sup = supervisors_[sup_id];
+  sup.id = sup_id;
+  for (auto& c : sup.children) {
+    if (c.id == e.name) {
+      c.actor = fresh.id;
+    } else if (c.actor == fresh.id) {
+      c.actor = {};  // (it was bound by order to the wrong spec)
+    }
+  }
+  ++sup.total_restarts;
+  sup.recent_restarts.push_back(e.time);
+  // Enough to tell the intensity at any later time: the restarts within a period of the newest,
+  // and never more than the limit + 1.
+  const std::size_t keep = std::max<std::size_t>(1, std::size_t{sup.max_restarts} + 1);
+  while (sup.recent_restarts.size() > keep ||
+         (sup.recent_restarts.size() > 1 &&
+          sup.recent_restarts.back() - sup.recent_restarts.front() >= sup.period))
+    sup.recent_restarts.pop_front();
+}
+
 void SystemState::prune_stopped() {
   while (stopped_order_.size() > limits_.stopped_actors) {
     const ActorId id = stopped_order_.front();
@@ -112,6 +253,7 @@ void SystemState::prune_stopped() {
     detach_from_parent(it->second);
     for (ActorId child : it->second.children)
       if (auto c = actors_.find(child); c != actors_.end() && c->second.parent == id) c->second.parent = {};
+    supervisors_.erase(id);
     actors_.erase(it);
   }
 }
@@ -143,6 +285,11 @@ bool SystemState::repeats(const Event& e) const {
     }
     case EventKind::timer_started:
       return timers_.count(e.trace) != 0;
+    case EventKind::supervisor_configured: {
+      const SupervisorRecord* s = supervisor(e.actor);
+      return s != nullptr && s->strategy == e.name && s->max_restarts == e.thread && s->period == e.period &&
+             s->specs == e.text;
+    }
     default:
       // linked (a link to the parent that spawned it is an event of its own), messages, firings,
       // leaves and cancellations are never repeats: each happened once.
@@ -170,7 +317,10 @@ bool SystemState::apply(const Event& e) {
       if (first_sighting && e.peer.is_valid())
         if (auto p = actors_.find(e.peer); p != actors_.end() && child_failed_before(p->second, e.time))
           tally_child(p->second, e.time, false);
-      if (e.peer.is_valid() && a.alive()) reparent(a, e.peer);
+      if (e.peer.is_valid() && a.alive()) {
+        reparent(a, e.peer);
+        if (auto sup = supervisors_.find(e.peer); sup != supervisors_.end()) bind_children(sup->second);
+      }
       push_recent(e);
       break;
     }
@@ -347,10 +497,22 @@ bool SystemState::apply(const Event& e) {
       push_recent(e);
       break;
     case EventKind::supervisor_configured:
-    case EventKind::child_restarted:
-    case EventKind::supervisor_gave_up:
+      configure_supervisor(e);
       push_recent(e);
       break;
+    case EventKind::child_restarted:
+      restart_child(e);
+      push_recent(e);
+      break;
+    case EventKind::supervisor_gave_up: {
+      SupervisorRecord& sup = supervisors_[e.actor];
+      sup.id = e.actor;
+      sup.gave_up = e.time;
+      sup.gave_up_reason = e.text;
+      sup.gave_up_restarts = e.thread;
+      push_recent(e);
+      break;
+    }
   }
   return true;
 }

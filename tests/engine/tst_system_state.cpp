@@ -99,6 +99,45 @@ obs::SystemState with_actor(std::uint64_t timed, as::Duration busy) {
   return s;
 }
 
+/// A Supervisor's stream, hand-built (no Supervisor needed): sup (1) with children a (2), b (3),
+/// c (4) started in spec order, then configured; b fails and is replaced by 5, then 5 by 6, c by 7
+/// (one_for_one restarts, 1 s apart), and at last it gives up.
+std::vector<obs::Event> supervised_script() {
+  std::vector<obs::Event> out;
+  as::TimePoint t = as::TimePoint{} + 10s;
+  auto add = [&](obs::Event e, as::Duration after = 1ms) {
+    t += after;
+    e.time = t;
+    e.seq = out.size() + 1;
+    out.push_back(std::move(e));
+  };
+  using K = obs::EventKind;
+  add({.kind = K::runtime_info, .thread = 1, .name = "manual"});
+  add({.kind = K::spawned, .actor = pid(1), .name = "team", .text = "Supervisor"});
+  add({.kind = K::started, .actor = pid(1)});
+  for (std::uint64_t c = 2; c <= 4; ++c) {
+    add({.kind = K::spawned, .actor = pid(c), .peer = pid(1), .text = "Worker"});
+    add({.kind = K::started, .actor = pid(c)});
+  }
+  add(obs::Event::supervisor_configured(pid(1), "one_for_one", 3, 5s,
+                                        "child\ta\tpermanent\t5000\tworker\n"
+                                        "child\tb\ttransient\tbrutal_kill\tworker\n"
+                                        "child\tc\ttemporary\tinfinity\tsupervisor\n"
+                                        "backoff\t10\t1000\t30000\n"
+                                        "future\tsomething\tnew"));
+  auto restart = [&](std::uint64_t old, std::uint64_t fresh, const char* id, std::uint32_t attempt) {
+    add(obs::Event::failed_with(pid(old), "boom"), 1s);
+    add({.kind = K::spawned, .actor = pid(fresh), .peer = pid(1), .text = "Worker"});
+    add(obs::Event::child_restarted(pid(fresh), pid(old), id, "failed: boom", attempt, 20ms, false));
+    add({.kind = K::started, .actor = pid(fresh)});
+  };
+  restart(3, 5, "b", 1);
+  restart(5, 6, "b", 2);
+  restart(4, 7, "c", 1);
+  add(obs::Event::supervisor_gave_up(pid(1), 4, 5s, "reached max restart intensity: 4 restarts in 5000 ms"));
+  return out;
+}
+
 obs::SystemState fold(const std::vector<obs::Event>& ev, std::size_t n, obs::SystemState::Limits limits = {}) {
   obs::SystemState s(limits);
   for (std::size_t i = 0; i < n && i < ev.size(); ++i) s.apply(ev[i]);
@@ -296,6 +335,119 @@ class TestSystemState : public QObject {
       }
     }
     QFAIL("no prefix of the image reads as format 4");
+  }
+
+  void a_restarted_child_takes_its_predecessors_place_with_its_restart_count() {
+    const auto ev = supervised_script();
+    const obs::SystemState s = fold(ev, ev.size());
+    const obs::ActorRecord* sup = s.actor(pid(1));
+    QVERIFY(sup != nullptr);
+    // One row per child, where the first one was: b's and c's replacements in their places.
+    QCOMPARE(sup->children, (std::vector<as::ActorId>{pid(2), pid(6), pid(7)}));
+    QCOMPARE(s.roots(), std::vector<as::ActorId>{pid(1)});  // the replaced ones are not roots either
+    QCOMPARE(s.actor(pid(6))->restarts, 2u);
+    QCOMPARE(s.actor(pid(6))->child_id, std::string("b"));
+    QCOMPARE(s.actor(pid(6))->replaces, pid(5));
+    QCOMPARE(s.actor(pid(7))->restarts, 1u);
+    QCOMPARE(s.actor(pid(2))->restarts, 0u);
+    QCOMPARE(s.actor(pid(2))->child_id, std::string("a"));  // bound by spec order
+    QVERIFY(!s.actor(pid(3))->alive());                     // the old records stay, out of the tree
+    QCOMPARE(s.actor(pid(3))->parent, pid(1));
+  }
+
+  void the_fold_keeps_each_supervisors_strategy_specs_intensity_and_surrender() {
+    const auto ev = supervised_script();
+    const obs::SystemState s = fold(ev, ev.size() - 1);
+    const obs::SupervisorRecord* sup = s.supervisor(pid(1));
+    QVERIFY(sup != nullptr);
+    QCOMPARE(sup->strategy, std::string("one_for_one"));
+    QCOMPARE(sup->max_restarts, 3u);
+    QVERIFY(sup->period == 5s);
+    QVERIFY(sup->backoff.has_value());
+    QVERIFY(sup->backoff->min == 10ms && sup->backoff->max == 1000ms && sup->backoff->reset == 30s);
+    QCOMPARE(sup->children.size(), 3u);  // the unknown tag is ignored
+    QCOMPARE(sup->children[1].id, std::string("b"));
+    QCOMPARE(sup->children[1].restart, std::string("transient"));
+    QCOMPARE(sup->children[1].shutdown, std::string("brutal_kill"));
+    QVERIFY(!sup->children[1].supervisor && sup->children[2].supervisor);
+    QCOMPARE(sup->children[0].actor, pid(2));
+    QCOMPARE(sup->children[1].actor, pid(6));
+    QCOMPARE(sup->children[2].actor, pid(7));
+    QCOMPARE(sup->child_of(pid(6)), &sup->children[1]);
+    QCOMPARE(sup->total_restarts, 3u);
+    QVERIFY(!sup->gave_up.has_value());
+    // Three restarts 1 s apart: all three within 5 s now, two of them 1.5 s after the first.
+    QCOMPARE(sup->restarts_within_period(s.time()), 3u);
+    QCOMPARE(sup->restarts_within_period(sup->recent_restarts.front() + 1500ms), 2u);
+    QCOMPARE(sup->restarts_within_period(s.time() + 10s), 0u);
+
+    const obs::SystemState end = fold(ev, ev.size());
+    const obs::SupervisorRecord* gave = end.supervisor(pid(1));
+    QVERIFY(gave->gave_up.has_value());
+    QVERIFY(*gave->gave_up == ev.back().time);
+    QCOMPARE(gave->gave_up_restarts, 4u);
+    QVERIFY(gave->gave_up_reason.find("max restart intensity") != std::string::npos);
+    QCOMPARE(end.events_of(obs::EventKind::child_restarted), 3u);
+  }
+
+  void a_supervisor_configured_before_its_children_binds_them_as_they_spawn_and_repeats_change_nothing() {
+    obs::SystemState s;
+    std::uint64_t seq = 0;
+    auto at = [&](obs::Event e) {
+      e.seq = ++seq;
+      e.time = as::TimePoint{} + std::chrono::milliseconds(seq);
+      return s.apply(e);
+    };
+    at({.kind = obs::EventKind::spawned, .actor = pid(1), .text = "Supervisor"});
+    const obs::Event configured = obs::Event::supervisor_configured(
+        pid(1), "rest_for_one", 1, 2s, "child\tx\tpermanent\t100\tworker\nchild\ty\tpermanent\t100\tworker");
+    QVERIFY(at(configured));
+    at({.kind = obs::EventKind::spawned, .actor = pid(2), .peer = pid(1), .text = "X"});
+    at({.kind = obs::EventKind::spawned, .actor = pid(3), .peer = pid(1), .text = "Y"});
+    QCOMPARE(s.supervisor(pid(1))->children[0].actor, pid(2));
+    QCOMPARE(s.supervisor(pid(1))->children[1].actor, pid(3));
+    QCOMPARE(s.actor(pid(3))->child_id, std::string("y"));
+    // An observer attaching later hears the configuration again: a repeat.
+    const obs::SystemState before = s;
+    QVERIFY(!at(configured));
+    QVERIFY(s == before);
+    // start_child: the list is sent again with one more spec; the ones bound stay bound.
+    at({.kind = obs::EventKind::spawned, .actor = pid(4), .peer = pid(1), .text = "Z"});
+    at(obs::Event::supervisor_configured(pid(1), "rest_for_one", 1, 2s,
+                                         "child\tx\tpermanent\t100\tworker\nchild\ty\tpermanent\t100\tworker"
+                                         "\nchild\tz\ttemporary\t100\tworker"));
+    QCOMPARE(s.supervisor(pid(1))->children[0].actor, pid(2));
+    QCOMPARE(s.supervisor(pid(1))->children[2].actor, pid(4));
+    QVERIFY(!s.supervisor(pid(1))->backoff.has_value());
+    // The intensity keeps at most max_restarts + 1 restarts.
+    for (std::uint64_t n = 0; n < 5; ++n)
+      at(obs::Event::child_restarted(pid(10 + n), pid(n == 0 ? 2 : 9 + n), "x", "failed",
+                                     static_cast<std::uint32_t>(n + 1), {}, n == 4));
+    QCOMPARE(s.supervisor(pid(1))->recent_restarts.size(), 2u);
+    QCOMPARE(s.supervisor(pid(1))->total_restarts, 5u);
+    QCOMPARE(s.supervisor(pid(1))->children[0].actor, pid(14));
+    QCOMPARE(s.actor(pid(1))->children.front(), pid(14));  // (no spawned seen: it still takes the place)
+  }
+
+  void supervisors_survive_a_keyframe_at_every_point_and_older_images_read_without_them() {
+    const auto ev = supervised_script();
+    obs::SystemState s;
+    for (const auto& e : ev) {
+      s.apply(e);
+      const obs::SystemState back = obs::SystemState::deserialize(s.serialize());
+      QVERIFY2(back == s,
+               qPrintable(
+                   QString("after event %1 (%2)").arg(e.seq).arg(QString::fromUtf8(obs::to_string(e.kind)))));
+    }
+    // A format-6 image is the prefix before them: it reads, with no supervisors and the kinds that
+    // format knew counted.
+    const std::string v6 = as_format(s.serialize(), 6);
+    QVERIFY(!v6.empty());
+    const obs::SystemState old = obs::SystemState::deserialize(v6);
+    QVERIFY(old.supervisors().empty());
+    QCOMPARE(old.events_of(obs::EventKind::child_restarted), 0u);
+    QCOMPARE(old.events_of(obs::EventKind::failed), s.events_of(obs::EventKind::failed));
+    QCOMPARE(old.actor(pid(6))->restarts, 0u);
   }
 
   void the_state_at_a_time_is_a_keyframe_plus_the_events_after_it() {

@@ -59,6 +59,12 @@ struct ActorRecord : ActorCounters {
   std::string exit_reason;
   TimePoint spawned{};
   TimePoint stopped{};
+  /// A Supervisor's child: the id of its child spec ("" when it is not one, or not known yet), how
+  /// many times that child had been restarted when this actor was made (its child_restarted's
+  /// attempt; 0 for the first), and the actor it replaced (0 for none).
+  std::string child_id;
+  std::uint32_t restarts = 0;
+  ActorId replaces{};
 
   /// How long the hook running now has held the actor's thread (StatsSample::busy); zero when none.
   Duration busy{};
@@ -97,6 +103,50 @@ struct ActorRecord : ActorCounters {
 
   bool alive() const noexcept { return status != ActorStatus::stopped; }
   friend bool operator==(const ActorRecord&, const ActorRecord&) = default;
+};
+
+/// A Supervisor as its supervisor_configured, child_restarted and supervisor_gave_up events
+/// describe it: how it restarts, what its children are, and how close it is to giving up.
+struct SupervisorRecord {
+  /// One child spec (a `child` line of supervisor_configured).
+  struct Child {
+    std::string id;
+    std::string restart;      ///< "permanent", "transient", "temporary"
+    std::string shutdown;     ///< "brutal_kill", "infinity" or a timeout in ms ("5000")
+    bool supervisor = false;  ///< a supervisor child (else a worker)
+    ActorId actor{};          ///< the actor running it now (or last), 0 while not known
+    friend bool operator==(const Child&, const Child&) = default;
+  };
+  /// A `backoff` line: restarts wait between `min` and `max`, reset after `reset` of quiet.
+  struct Backoff {
+    Duration min{};
+    Duration max{};
+    Duration reset{};
+    friend bool operator==(const Backoff&, const Backoff&) = default;
+  };
+
+  ActorId id{};
+  std::string strategy;  ///< "one_for_one", "one_for_all", "rest_for_one", "simple_one_for_one"
+  std::uint32_t max_restarts = 0;
+  Duration period{};
+  std::optional<Backoff> backoff;
+  std::vector<Child> children;  ///< in spec order
+  /// The supervisor_configured text as it came (its lines in full, unknown tags included).
+  std::string specs;
+  /// When its latest restarts happened, oldest first: those within `period` of the newest, and at
+  /// most max_restarts + 1 of them (enough to tell the intensity at any time after).
+  std::deque<TimePoint> recent_restarts;
+  std::uint64_t total_restarts = 0;
+  /// Set when it exceeded its intensity (supervisor_gave_up): when, why, and the restarts counted.
+  std::optional<TimePoint> gave_up;
+  std::string gave_up_reason;
+  std::uint32_t gave_up_restarts = 0;
+
+  /// Restarts within `period` before `now` (at most max_restarts + 1): the "2" of "2 of 3 in 5 s".
+  std::uint32_t restarts_within_period(TimePoint now) const noexcept;
+  /// The child spec an actor runs, or nullptr.
+  const Child* child_of(ActorId actor) const noexcept;
+  friend bool operator==(const SupervisorRecord&, const SupervisorRecord&) = default;
 };
 
 struct TimerRecord {
@@ -203,6 +253,10 @@ class SystemState {
   const std::map<std::string, ActorId>& registry() const noexcept { return registry_; }
   /// Active timers by id.
   const std::map<std::uint64_t, TimerRecord>& timers() const noexcept { return timers_; }
+  /// The Supervisors that said how they work (supervisor_configured), by id; stopped ones stay
+  /// while their actor record does.
+  const std::map<ActorId, SupervisorRecord>& supervisors() const noexcept { return supervisors_; }
+  const SupervisorRecord* supervisor(ActorId id) const noexcept;
   const std::deque<Event>& recent_events() const noexcept { return recent_events_; }
   const std::deque<MessageRecord>& recent_messages() const noexcept { return recent_messages_; }
 
@@ -236,6 +290,10 @@ class SystemState {
   bool child_failed_before(const ActorRecord& a, TimePoint t) const;
   void push_recent(const Event& e);
   void prune_stopped();
+  void configure_supervisor(const Event& e);
+  void restart_child(const Event& e);
+  /// Binds the specs of `sup` that have no actor yet to its live children that run no spec, in order.
+  void bind_children(SupervisorRecord& sup);
 
   /// The keyframe image's fields, in their order, for both directions (state_image.cpp).
   template <class Io, class Self>
@@ -248,6 +306,7 @@ class SystemState {
   std::map<std::string, std::map<std::string, std::set<ActorId>>> groups_;
   std::map<std::string, ActorId> registry_;
   std::map<std::uint64_t, TimerRecord> timers_;
+  std::map<ActorId, SupervisorRecord> supervisors_;
   std::deque<Event> recent_events_;
   std::deque<MessageRecord> recent_messages_;
   /// Per target, the latest timer firing whose message has not been seen yet: a timer queues its
