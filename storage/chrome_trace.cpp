@@ -1,6 +1,7 @@
 // Chrome trace-event JSON: pid = runtime host + 1 (pid 0 holds sends from outside any actor),
 // tid = actor pid, "M" events name them; X slices for handled messages (and zero-length ones for
-// sends, which flow arrows need to start from), s/f flow pairs keyed by the message's trace id.
+// sends, which flow arrows need to start from), s/f flow pairs keyed by the message's trace id, and
+// instants for the rest (a Supervisor's events with their fields as args, category "supervision").
 #include <actorscope/storage/chrome_trace.hpp>
 
 #include <algorithm>
@@ -356,6 +357,44 @@ ChromeTraceSummary write_chrome_trace(const SessionReader& reader, std::int64_t 
           ++sum.flows;
           sends.erase(it);
         }
+        break;
+      }
+      case EventKind::supervisor_configured:
+      case EventKind::child_restarted:
+      case EventKind::supervisor_gave_up: {
+        // On the track of the actor it is about: the new child for a restart (its first mark),
+        // the supervisor for the others. Each field under its own name.
+        Track& tr = track_of(e.actor);
+        w.begin('i', tr.pid, e.actor.pid, t);
+        std::string name(observe::to_string(e.kind));
+        if (e.kind == EventKind::child_restarted) {
+          name += ' ';
+          name += e.name;
+        }
+        w.field("name", name);
+        w.field("cat", "supervision");
+        w.field("s", "t");
+        w.args_begin();
+        if (e.kind == EventKind::supervisor_configured) {
+          w.arg("strategy", e.name);
+          w.arg("max_restarts", static_cast<std::int64_t>(e.thread));
+          w.arg("period_ns", observe::to_ns(e.period));
+          w.arg("specs", e.text);
+        } else if (e.kind == EventKind::child_restarted) {
+          w.arg("child_id", e.name);
+          w.arg("reason", e.text);
+          if (e.peer.is_valid()) w.arg("replaces", e.peer.to_string());
+          w.arg("attempt", static_cast<std::int64_t>(e.thread));
+          w.arg("delay_ns", observe::to_ns(e.period));
+          w.arg("start_failed", e.failed ? "yes" : "no");
+        } else {
+          w.arg("reason", e.text);
+          w.arg("restarts", static_cast<std::int64_t>(e.thread));
+          w.arg("period_ns", observe::to_ns(e.period));
+        }
+        w.args_end();
+        w.end();
+        ++sum.instants;
         break;
       }
       default: {

@@ -73,7 +73,7 @@ observe::Interest interest_for(const RecorderOptions& o) {
 bool changes_actor_row(observe::EventKind k) {
   using K = observe::EventKind;
   return k == K::spawned || k == K::started || k == K::linked || k == K::unlinked || k == K::stopped ||
-         k == K::failed || k == K::killed;
+         k == K::failed || k == K::killed || k == K::child_restarted;
 }
 
 }  // namespace
@@ -138,7 +138,7 @@ struct RecorderWriter final : observe::StateFeed::Sink {
     insert_events = db->prepare(insert_events_sql(kBulkRows));
     upsert_actor = db->prepare(
         "INSERT OR REPLACE INTO actors(session_id, actor_id, name, type_name, parent_id, thread, spawned_ns, "
-        "stopped_ns, exit_kind, exit_reason) VALUES (?,?,?,?,?,?,?,?,?,?)");
+        "stopped_ns, exit_kind, exit_reason, child_id, restarts) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)");
     insert_poll =
         db->prepare("INSERT INTO stats_polls(session_id, poll, t_ns, after_seq, dropped) VALUES (?,?,?,?,?)");
     insert_stats = db->prepare(insert_sample_sql());
@@ -184,6 +184,8 @@ struct RecorderWriter final : observe::StateFeed::Sink {
       upsert_actor.bind_null(9);
       upsert_actor.bind_null(10);
     }
+    upsert_actor.bind_or_null(11, std::string_view(a.child_id));
+    upsert_actor.bind(12, static_cast<std::int64_t>(a.restarts));
     upsert_actor.run();
   }
 
@@ -193,6 +195,12 @@ struct RecorderWriter final : observe::StateFeed::Sink {
     max_item_ns = std::max(max_item_ns, observe::to_ns(e.time));
     if (changes_actor_row(e.kind))
       if (const observe::ActorRecord* a = rec.feed_.state().actor(e.actor)) write_actor(*a);
+    // A configuration names the specs its children run (the fold binds them in spec order).
+    if (e.kind == observe::EventKind::supervisor_configured)
+      if (const observe::SupervisorRecord* s = rec.feed_.state().supervisor(e.actor))
+        for (const auto& c : s->children)
+          if (const observe::ActorRecord* a = c.actor.is_valid() ? rec.feed_.state().actor(c.actor) : nullptr)
+            write_actor(*a);
     if (e.seq % keyframe_every == 0) write_keyframe();
     rows.push_back(std::move(e));
   }

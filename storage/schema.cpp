@@ -130,6 +130,15 @@ constexpr const char* kMigrationV3toV4 = R"sql(
 ALTER TABLE events ADD COLUMN cause INTEGER;
 )sql";
 
+// Format 5: the Supervisor's events (supervisor_configured, child_restarted, supervisor_gave_up:
+// new kinds, which older builds cannot read), and per actor the child spec it runs for its
+// Supervisor (actors.child_id) and how often that child had been restarted when this actor was
+// made (actors.restarts). Older recordings had no Supervisor: NULL and 0.
+constexpr const char* kMigrationV4toV5 = R"sql(
+ALTER TABLE actors ADD COLUMN child_id TEXT;
+ALTER TABLE actors ADD COLUMN restarts INTEGER NOT NULL DEFAULT 0;
+)sql";
+
 // Indexes that make reading faster without changing what a format holds, so they need no format
 // version: the recorder makes them in every file it writes (new or appended to), and readers use
 // them when they are there and do the same work more slowly when not (a reader never changes a
@@ -154,10 +163,8 @@ struct Migration {
 // Each step takes a recording from one format to the next; the recorder runs the steps it needs
 // in one transaction. A new format appends a step here (and never edits an old one).
 constexpr Migration kMigrations[] = {
-    {0, 1, kSchemaV1},
-    {1, 2, kMigrationV1toV2},
-    {2, 3, kMigrationV2toV3},
-    {3, 4, kMigrationV3toV4},
+    {0, 1, kSchemaV1},        {1, 2, kMigrationV1toV2}, {2, 3, kMigrationV2toV3},
+    {3, 4, kMigrationV3toV4}, {4, 5, kMigrationV4toV5},
 };
 static_assert(kMigrations[std::size(kMigrations) - 1].to == kRecordingFormatVersion,
               "the last migration must lead to the current format");

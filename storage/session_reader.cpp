@@ -168,9 +168,10 @@ std::vector<ActorInfo> SessionReader::actors(std::int64_t session) const {
   return guarded([&] {
     std::vector<ActorInfo> out;
     Statement s = db_->prepare(
-        "SELECT actor_id, name, type_name, parent_id, thread, spawned_ns, stopped_ns, exit_kind, exit_reason "
-        "FROM "
-        "actors WHERE session_id = ? ORDER BY actor_id");
+        std::string("SELECT actor_id, name, type_name, parent_id, thread, spawned_ns, stopped_ns, "
+                    "exit_kind, exit_reason, ") +
+        (format_ >= 5 ? "child_id, restarts" : "NULL, 0") +
+        " FROM actors WHERE session_id = ? ORDER BY actor_id");
     s.bind(1, session);
     while (s.step()) {
       ActorInfo a;
@@ -194,6 +195,8 @@ std::vector<ActorInfo> SessionReader::actors(std::int64_t session) const {
                                       "\", which is not stopped, failed or killed");
       }
       a.exit_reason = std::string(s.text(8));
+      a.child_id = std::string(s.text(9));
+      a.restarts = static_cast<std::uint32_t>(s.int64(10));
       out.push_back(std::move(a));
     }
     return out;

@@ -1,6 +1,7 @@
 // Chrome trace export: the JSON parses, names a process per runtime thread and a track per actor,
 // has a slice per handled message with its handling time, a flow (s then f, same id) from each
-// send to its handling, instants for lifecycle, and survives names that need escaping.
+// send to its handling, instants for lifecycle and for a Supervisor's events (their fields as args),
+// and survives names that need escaping.
 #include "recording_test.hpp"
 
 #include <actorscope/storage/chrome_trace.hpp>
@@ -135,6 +136,51 @@ class TestChromeTrace : public QObject {
       QVERIFY(hosts.size() > 1);
       QVERIFY(process_names[*hosts.begin() + 1].startsWith("qt thread "));
     }
+  }
+
+  void a_supervisors_restarts_and_surrender_are_instants_on_their_tracks_with_their_fields() {
+    QFETCH_GLOBAL(QString, runtime);
+    if (runtime != "asio") return;  // (hand-built events on the manual runtime: one run is enough)
+    QTemporaryDir dir;
+    const auto file = path_in(dir, "supervisor.db");
+    (void)record_supervisor(file);
+    if (QTest::currentTestFailed()) return;
+    const as::SessionReader r(file);
+    std::ostringstream json;
+    (void)as::write_chrome_trace(r, r.sessions().front().id, json);
+    const QJsonDocument doc = parse(json.str());
+    QVERIFY(doc.isObject());
+    QJsonObject restarted, gave_up, configured;
+    for (const QJsonValue& v : doc.object().value("traceEvents").toArray()) {
+      const QJsonObject e = v.toObject();
+      if (e.value("cat") != "supervision") continue;
+      QCOMPARE(e.value("ph").toString(), QString("i"));
+      QCOMPARE(e.value("s").toString(), QString("t"));
+      const QString name = e.value("name").toString();
+      if (name == "child_restarted b") restarted = e;
+      if (name == "supervisor_gave_up") gave_up = e;
+      if (name == "supervisor_configured") configured = e;
+    }
+    QVERIFY(!restarted.isEmpty() && !gave_up.isEmpty() && !configured.isEmpty());
+    // The restart on the new child's track, the surrender and the configuration on the supervisor's.
+    QCOMPARE(restarted.value("tid").toInteger(), 3);
+    QCOMPARE(gave_up.value("tid").toInteger(), 1);
+    QCOMPARE(configured.value("tid").toInteger(), 1);
+    const QJsonObject ra = restarted.value("args").toObject();
+    QCOMPARE(ra.value("child_id").toString(), QString("b"));
+    QCOMPARE(ra.value("reason").toString(), QString("failed: boom"));
+    QCOMPARE(ra.value("replaces").toString(), QString("0.2"));
+    QCOMPARE(ra.value("attempt").toInteger(), 1);
+    QCOMPARE(ra.value("delay_ns").toInteger(), 20'000'000);
+    QCOMPARE(ra.value("start_failed").toString(), QString("yes"));
+    const QJsonObject ga = gave_up.value("args").toObject();
+    QVERIFY(ga.value("reason").toString().contains("max restart intensity"));
+    QCOMPARE(ga.value("restarts").toInteger(), 4);
+    QCOMPARE(ga.value("period_ns").toInteger(), 5'000'000'000);
+    const QJsonObject ca = configured.value("args").toObject();
+    QCOMPARE(ca.value("strategy").toString(), QString("one_for_all"));
+    QCOMPARE(ca.value("max_restarts").toInteger(), 3);
+    QVERIFY(ca.value("specs").toString().startsWith("child\tb\tpermanent"));
   }
 
   void names_that_need_escaping_survive_as_valid_json() {

@@ -237,11 +237,13 @@ class TestSessionReader : public QObject {
       run_workload(sys, w, 2, 20, 50);
       if (QTest::currentTestFailed()) return;
     }
-    {  // What format 1 was: no actor_stats.timed (every message was timed at sampled and full), busy_ns or cause.
+    {  // What format 1 was: no actor_stats.timed (every message was timed at sampled and full), busy_ns,
+       // cause, actors.child_id or actors.restarts.
       Sqlite db(file);
       QVERIFY(
           db.exec("ALTER TABLE actor_stats DROP COLUMN timed; ALTER TABLE actor_stats DROP COLUMN busy_ns; "
-                  "ALTER TABLE events DROP COLUMN cause; "
+                  "ALTER TABLE events DROP COLUMN cause; ALTER TABLE actors DROP COLUMN child_id; "
+                  "ALTER TABLE actors DROP COLUMN restarts; "
                   "UPDATE meta SET value = '1' WHERE key = 'format_version'"));
     }
     auto check_timed_is_handled = [](const as::SessionReader& r, std::int64_t session) {
@@ -287,10 +289,12 @@ class TestSessionReader : public QObject {
       run_workload(sys, w, 2, 20, 50);
       if (QTest::currentTestFailed()) return;
     }
-    {  // What format 2 was: no actor_stats.busy_ns, no events.cause.
+    {  // What format 2 was: no actor_stats.busy_ns, no events.cause, no actors.child_id or restarts.
       Sqlite db(file);
-      QVERIFY(db.exec("ALTER TABLE actor_stats DROP COLUMN busy_ns; ALTER TABLE events DROP COLUMN cause; "
-                      "UPDATE meta SET value = '2' WHERE key = 'format_version'"));
+      QVERIFY(
+          db.exec("ALTER TABLE actor_stats DROP COLUMN busy_ns; ALTER TABLE events DROP COLUMN cause; "
+                  "ALTER TABLE actors DROP COLUMN child_id; ALTER TABLE actors DROP COLUMN restarts; "
+                  "UPDATE meta SET value = '2' WHERE key = 'format_version'"));
     }
     const std::string before = read_bytes(file);
     {
@@ -314,6 +318,91 @@ class TestSessionReader : public QObject {
     QCOMPARE(r.format_version(), as::kRecordingFormatVersion);
     QCOMPARE(r.sessions().size(), 2u);
     for (const auto& x : r.stats(r.sessions().front().id)) QCOMPARE(x.busy, as::Duration::zero());
+  }
+
+  void the_supervisor_events_round_trip_with_every_field_and_replay_into_the_fold() {
+    const auto file = path_in(dir_, "supervisor.db");
+    const std::vector<obs::Event> fed = record_supervisor(file);
+    if (QTest::currentTestFailed()) return;
+    const as::SessionReader r(file);
+    QCOMPARE(r.format_version(), as::kRecordingFormatVersion);
+    const std::int64_t session = r.sessions().front().id;
+    std::vector<obs::Event> back = r.events(session);
+    QCOMPARE(back.size(), fed.size() + 1);
+    back.erase(back.begin());  // runtime_info
+    for (std::size_t i = 0; i < fed.size(); ++i)
+      QVERIFY2(back[i] == fed[i], qPrintable(QString("event %1 (%2) reads back differently")
+                                                 .arg(fed[i].seq)
+                                                 .arg(QString::fromUtf8(obs::to_string(fed[i].kind)))));
+    // The fields each kind uses, spelled out.
+    QCOMPARE(back[2].name, std::string("one_for_all"));
+    QCOMPARE(back[2].thread, 3u);
+    QVERIFY(back[2].period == 5s);
+    QVERIFY(back[5].failed && back[5].thread == 1 && back[5].period == 20ms &&
+            back[5].lane == obs::Lane::supervision);
+    QCOMPARE(back[5].text, std::string("failed: boom"));
+    QCOMPARE(back[6].thread, 4u);
+
+    // The actors table says which spec each actor ran and its restart count.
+    const auto actors = r.actors(session);
+    QCOMPARE(actors.size(), 3u);
+    QCOMPARE(actors[1].child_id, std::string("b"));  // bound by order when the supervisor was configured
+    QCOMPARE(actors[1].restarts, 0u);
+    QCOMPARE(actors[2].child_id, std::string("b"));
+    QCOMPARE(actors[2].restarts, 1u);
+    QCOMPARE(actors[0].child_id, std::string());
+
+    // Replayed (from keyframes every 3 events, and from the start), the fold has the supervisor.
+    const obs::SystemState st = r.state_at(session, as::TimePoint::max());
+    const obs::SupervisorRecord* sup = st.supervisor({0, 1});
+    QVERIFY(sup != nullptr);
+    QCOMPARE(sup->strategy, std::string("one_for_all"));
+    QVERIFY(sup->backoff.has_value() && sup->backoff->max == 1000ms);
+    QCOMPARE(sup->children.at(0).actor, (as::ActorId{0, 3}));
+    QVERIFY(sup->gave_up.has_value());
+    QCOMPARE(st.actor({0, 1})->children, std::vector<as::ActorId>{(as::ActorId{0, 3})});
+    QCOMPARE(r.event_counts(session)[static_cast<std::size_t>(obs::EventKind::child_restarted)], 1u);
+  }
+
+  void a_format_4_recording_opens_read_only_unchanged_and_is_migrated_when_a_session_is_added() {
+    const auto file = path_in(dir_, "format4.db");
+    std::filesystem::copy_file(good_, file, std::filesystem::copy_options::overwrite_existing);
+    {  // What format 4 was: no actors.child_id or actors.restarts (and no supervisor events).
+      Sqlite db(file);
+      QVERIFY(
+          db.exec("ALTER TABLE actors DROP COLUMN child_id; ALTER TABLE actors DROP COLUMN restarts; "
+                  "UPDATE meta SET value = '4' WHERE key = 'format_version'"));
+    }
+    const std::string before = read_bytes(file);
+    std::size_t actors = 0;
+    {
+      const as::SessionReader r(file);
+      QCOMPARE(r.format_version(), 4);
+      r.verify();
+      const auto list = r.actors(r.sessions().front().id);
+      QVERIFY(!list.empty());
+      actors = list.size();
+      for (const auto& a : list) {
+        QCOMPARE(a.child_id, std::string());
+        QCOMPARE(a.restarts, 0u);
+      }
+      QVERIFY(r.state_at(r.sessions().front().id, as::TimePoint::max()).events_applied() > 0);
+    }
+    QVERIFY2(read_bytes(file) == before, "reading a format-4 recording changed it");
+    {  // A recorder that adds a session brings the file to the current format first.
+      as::Recorder rec(file, {.detail = as::Detail::lifecycle, .stats_interval = 2ms});
+      as::System sys{as::make_runtime("asio", {.threads = 2})};
+      sys.attach(rec);
+      WorkloadResult w;
+      run_workload(sys, w, 2, 20, 50);
+      if (QTest::currentTestFailed()) return;
+    }
+    const as::SessionReader r(file);
+    QCOMPARE(r.format_version(), as::kRecordingFormatVersion);
+    r.verify();
+    QCOMPARE(r.sessions().size(), 2u);
+    QCOMPARE(r.actors(r.sessions().front().id).size(), actors);
+    for (const auto& a : r.actors(r.sessions().front().id)) QCOMPARE(a.restarts, 0u);
   }
 
   void a_recording_that_lost_a_table_or_column_is_refused_as_damaged_naming_it() {

@@ -107,6 +107,44 @@ inline void run_workload(as::System& sys, WorkloadResult& r, int workers = 5, in
   QVERIFY(ticker.stop_and_wait(kTimeout));
 }
 
+/// A recording of a Supervisor's events, hand-built and fed to a real Recorder (attached to a manual
+/// System, so that nothing else happens): sup (1) with child 2, configured with spec "b" after 2
+/// spawned; 2 fails and 3 replaces it (its pre_start threw); then the supervisor gives up.
+/// Returns the events fed, as they must read back.
+inline std::vector<as::observe::Event> record_supervisor(const std::filesystem::path& file) {
+  as::System sys{as::make_runtime("manual")};
+  as::Recorder rec(file, {.detail = as::Detail::full, .keyframe_every = 3});
+  sys.attach(rec);
+  auto wait_for = [&](std::uint64_t events) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (rec.progress().events_recorded < events && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));  // the pause between polls of a condition
+    QCOMPARE(rec.progress().events_recorded, events);
+  };
+  wait_for(1);  // the attach-time runtime_info
+  const as::TimePoint t0 = sys.runtime().now();
+  std::vector<as::observe::Event> ev;
+  auto add = [&](as::observe::Event e) {
+    e.seq = ev.size() + 2;
+    e.time = t0 + std::chrono::milliseconds(ev.size() + 1);
+    ev.push_back(std::move(e));
+  };
+  add(as::observe::Event::spawned({0, 1}, {}, "team", "Supervisor", 0));
+  add(as::observe::Event::spawned({0, 2}, {0, 1}, "", "Worker", 0));
+  add(as::observe::Event::supervisor_configured(
+      {0, 1}, "one_for_all", 3, std::chrono::seconds(5),
+      "child\tb\tpermanent\t5000\tworker\nbackoff\t10\t1000\t30000"));
+  add(as::observe::Event::failed_with({0, 2}, "boom"));
+  add(as::observe::Event::spawned({0, 3}, {0, 1}, "", "Worker", 0));
+  add(as::observe::Event::child_restarted({0, 3}, {0, 2}, "b", "failed: boom", 1,
+                                          std::chrono::milliseconds(20), true));
+  add(as::observe::Event::supervisor_gave_up({0, 1}, 4, std::chrono::seconds(5),
+                                             "reached max restart intensity: 4 restarts in 5000 ms"));
+  for (const as::observe::Event& e : ev) rec.on_event(e);
+  wait_for(ev.size() + 1);
+  return ev;
+}
+
 inline std::filesystem::path path_in(const QTemporaryDir& dir, const char* name) {
   return std::filesystem::path(dir.path().toStdString()) / name;
 }

@@ -65,6 +65,10 @@ struct ActorInfo {
   std::optional<TimePoint> stopped;
   std::optional<ExitKind> exit_kind;
   std::string exit_reason;
+  /// A Supervisor's child: its child spec id ("" for none), and how many times that child had been
+  /// restarted when this actor was made (0 for none). Since format 5 (older files: "" and 0).
+  std::string child_id;
+  std::uint32_t restarts = 0;
 };
 
 /// Which events to stream. Empty lists mean "all".
