@@ -148,6 +148,36 @@ class ScriptedState {
     state.apply(s);
   }
 
+  /// A Supervisor says how it works (supervisor_configured); `specs` as the event carries them.
+  void configure(std::uint64_t sup, const std::string& strategy, std::uint32_t maxRestarts,
+                 as::Duration period, const std::string& specs) {
+    auto e = obs::Event::supervisor_configured(id(sup), strategy, maxRestarts, period, specs);
+    e.seq = ++seq_;
+    e.time = now;
+    apply(e);
+  }
+  /// A Supervisor's restart of child `childId`: `old` fails, `fresh` is spawned under `sup` (with
+  /// the same name) and the child_restarted says it replaces `old`.
+  void restart(std::uint64_t sup, std::uint64_t old, std::uint64_t fresh, const std::string& childId,
+               std::uint32_t attempt, const std::string& name = {}) {
+    fail(old, "boom");
+    auto e = event(obs::EventKind::spawned, id(fresh), id(sup));
+    e.name = name;
+    e.text = "demo::Worker";
+    apply(e);
+    auto r = obs::Event::child_restarted(id(fresh), id(old), childId, "failed: boom", attempt, {}, false);
+    r.seq = ++seq_;
+    r.time = now;
+    apply(r);
+    apply(event(obs::EventKind::started, id(fresh)));
+  }
+  void gaveUp(std::uint64_t sup, std::uint32_t restarts, as::Duration period, const std::string& reason) {
+    auto e = obs::Event::supervisor_gave_up(id(sup), restarts, period, reason);
+    e.seq = ++seq_;
+    e.time = now;
+    apply(e);
+  }
+
  private:
   std::uint64_t seq_ = 0;
   std::uint64_t trace_ = 0;

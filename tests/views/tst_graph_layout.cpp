@@ -252,6 +252,40 @@ class TestGraphLayout : public QObject {
     verifyNoOverlaps(grown);
   }
 
+  void a_restarted_child_takes_the_place_of_the_one_it_replaces_with_its_restart_count() {
+    // team(1) → w-2 (temporary), w-3, w-4, w-5: a Supervisor's children.
+    ScriptedState s;
+    s.spawn(1, 0, "team");
+    for (std::uint64_t pid = 2; pid <= 5; ++pid) s.spawn(pid, 1, "w-" + std::to_string(pid));
+    s.configure(1, "one_for_one", 5, 5s,
+                "child\tc2\ttemporary\t100\tworker\nchild\tc3\tpermanent\t100\tworker\n"
+                "child\tc4\tpermanent\t100\tworker\nchild\tc5\tpermanent\t100\tworker");
+    const Layout before = v::layOutSupervisionGraph(s.state, {});
+    const auto placesBefore = actorPlaces(before);
+    // w-2 ends for good (a temporary child is not restarted): its place is free.
+    s.stop(2);
+    const Layout gap = v::layOutSupervisionGraph(s.state, {}, before);
+    // w-4 is restarted twice and w-3 once between two updates: each replacement takes the place of
+    // the child it replaces, not the free one above it, and is labelled with its restart count.
+    s.advance(10ms);
+    s.restart(1, 4, 6, "c4", 1, "w-4");
+    s.restart(1, 3, 7, "c3", 1, "w-3");
+    s.restart(1, 6, 8, "c4", 2, "w-4");
+    const Layout after = v::layOutSupervisionGraph(s.state, {}, gap);
+    const auto placesAfter = actorPlaces(after);
+    QCOMPARE(placesAfter.at(8), placesBefore.at(4));
+    QCOMPARE(placesAfter.at(7), placesBefore.at(3));
+    QCOMPARE(placesAfter.at(5), placesBefore.at(5));
+    QCOMPARE(after.nodes()[static_cast<std::size_t>(after.indexOf(id(8)))].label,
+             QStringLiteral("w-4  \u21bb 2"));
+    QCOMPARE(after.nodes()[static_cast<std::size_t>(after.indexOf(id(7)))].label,
+             QStringLiteral("w-3  \u21bb 1"));
+    QCOMPARE(after.nodes()[static_cast<std::size_t>(after.indexOf(id(5)))].label, QStringLiteral("w-5"));
+    // The replaced actors are no nodes of their own (nor among the children that exited lately).
+    for (std::uint64_t old : {3, 4, 6}) QCOMPARE(after.indexOf(id(old)), -1);
+    verifyNoOverlaps(after);
+  }
+
   void the_children_beyond_the_threshold_collapse_with_their_subtrees_into_one_aggregate() {
     // sup(2) has five children, each with one child of its own; the threshold is three.
     ScriptedState s;

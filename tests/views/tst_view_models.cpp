@@ -450,6 +450,102 @@ class TestViewModels : public QObject {
     QCOMPARE(model.index(3, v::MessageFlowModel::FromColumn).data().toString(), QStringLiteral("outside"));
   }
 
+  void a_restarted_child_keeps_its_place_in_the_tree_with_its_restart_count() {
+    ScriptedState s;
+    s.spawn(1, 0, "team", "demo::Supervisor");
+    s.spawn(2, 1, "team/a");
+    s.spawn(3, 1, "team/b");
+    s.spawn(4, 1, "team/c");
+    s.configure(1, "one_for_one", 3, 5s,
+                "child\ta\tpermanent\t5000\tworker\nchild\tb\ttransient\tbrutal_"
+                "kill\tworker\nchild\tc\ttemporary\tinfinity\tworker");
+    v::SupervisionTreeModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy resets(&model, &QAbstractItemModel::modelAboutToBeReset);
+    model.update(s.state);
+    QCOMPARE(dump(model), (QStringList{"team", "  a", "  b", "  c"}));
+
+    // b fails: it shows failed in its place, then its replacement takes that place, with "↻ 1".
+    s.advance(10ms);
+    s.fail(3, "boom");
+    model.update(s.state);
+    QCOMPARE(dump(model), (QStringList{"team", "  a", "  b", "  c"}));
+    QCOMPARE(model.indexOf(id(3), v::SupervisionTreeModel::StatusColumn).data().toString(),
+             QStringLiteral("failed"));
+    s.restart(1, 3, 5, "b", 1, "team/b");
+    model.update(s.state);
+    QCOMPARE(dump(model), (QStringList{"team", "  a", QStringLiteral("  b  \u21bb 1"), "  c"}));
+    QVERIFY(!model.indexOf(id(3)).isValid());  // one row per child: the old one is gone at once
+    QCOMPARE(model.indexOf(id(5)).row(), 1);
+
+    // Restarted again, and c too, between two updates: each in its place, with its own count.
+    s.advance(10ms);
+    s.restart(1, 5, 6, "b", 2, "team/b");
+    s.restart(1, 4, 7, "c", 1, "team/c");
+    model.update(s.state);
+    QCOMPARE(dump(model),
+             (QStringList{"team", "  a", QStringLiteral("  b  \u21bb 2"), QStringLiteral("  c  \u21bb 1")}));
+    QVERIFY(
+        model.indexOf(id(6)).data(Qt::ToolTipRole).toString().contains(QStringLiteral("restarted 2\u00d7")));
+
+    // "Show stopped" shows no second row for a restarted child, and neither does time passing.
+    model.setShowStopped(true);
+    model.update(s.state);
+    QCOMPARE(model.rowCount(model.indexOf(id(1))), 3);
+    model.setShowStopped(false);
+    s.advance(v::SupervisionTreeModel::kLinger + 1s);
+    s.tick();
+    model.update(s.state);
+    QCOMPARE(model.rowCount(model.indexOf(id(1))), 3);
+    QCOMPARE(resets.count(), 0);
+  }
+
+  void the_inspector_of_a_supervisor_shows_its_strategy_intensity_backoff_and_child_specs() {
+    ScriptedState s;
+    s.spawn(1, 0, "team", "demo::Supervisor");
+    s.spawn(2, 1, "team/a");
+    s.spawn(3, 1, "team/b");
+    s.configure(1, "rest_for_one", 3, 5s,
+                "child\ta\tpermanent\t5000\tworker\nchild\tb\ttransient\tbrutal_kill\tsupervisor\n"
+                "backoff\t10\t1000\t30000");
+    s.advance(1s);
+    s.restart(1, 3, 4, "b", 1, "team/b");
+    s.advance(1s);
+    s.restart(1, 4, 5, "b", 2, "team/b");
+    const auto d = v::inspect(s.state, id(1));
+    QVERIFY(d.has_value() && d->supervision.has_value());
+    const v::ActorDetails::Supervision& sv = *d->supervision;
+    QCOMPARE(sv.strategy, std::string("rest_for_one"));
+    QCOMPARE(sv.intensity, std::string("2 of 3 in 5 s"));
+    QCOMPARE(sv.totalRestarts, 2u);
+    QVERIFY(sv.backoff.has_value() && sv.backoff->min == 10ms && sv.backoff->max == 1s &&
+            sv.backoff->reset == 30s);
+    QCOMPARE(sv.children.size(), 2u);
+    QCOMPARE(sv.children[0].id, std::string("a"));
+    QCOMPARE(sv.children[0].restart, std::string("permanent"));
+    QCOMPARE(sv.children[0].shutdown, std::string("5000"));
+    QVERIFY(!sv.children[0].supervisor && sv.children[1].supervisor);
+    QCOMPARE(sv.children[0].actor->id, id(2));
+    QCOMPARE(sv.children[1].actor->id, id(5));  // the current actor of spec b
+    QCOMPARE(sv.children[1].restarts, 2u);
+    QVERIFY(!sv.gaveUp.has_value());
+    // The child says which spec it runs and how often it was restarted.
+    const auto child = v::inspect(s.state, id(5));
+    QCOMPARE(child->childId, std::string("b"));
+    QCOMPARE(child->restarts, 2u);
+    QVERIFY(!child->supervision.has_value());
+    // The intensity is a window: 4.5 s on, the first restart has left it.
+    s.advance(4500ms);
+    s.tick();
+    QCOMPARE(v::inspect(s.state, id(1))->supervision->intensity, std::string("1 of 3 in 5 s"));
+    s.gaveUp(1, 4, 5s, "reached max restart intensity");
+    QCOMPARE(v::inspect(s.state, id(1))->supervision->gaveUpReason,
+             std::string("reached max restart intensity"));
+    // An actor that is no Supervisor has none of it.
+    QVERIFY(!v::inspect(s.state, id(2))->supervision.has_value());
+    QCOMPARE(v::inspect(s.state, id(2))->childId, std::string("a"));
+  }
+
   void the_warnings_model_flags_a_growing_mailbox_a_restart_storm_a_late_timer_and_drops() {
     ScriptedState s;
     buildTree(s);

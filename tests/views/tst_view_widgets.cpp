@@ -326,6 +326,36 @@ class TestViewWidgets : public QObject {
     }
   }
 
+  void the_inspector_of_a_supervisor_renders_its_strategy_intensity_backoff_and_specs() {
+    ScriptedState s;
+    s.spawn(1, 0, "team", "demo::Supervisor");
+    s.spawn(2, 1, "team/a");
+    s.configure(1, "one_for_all", 3, 5s, "child\ta\ttransient\t5000\tworker\nbackoff\t10\t1000\t30000");
+    s.advance(1s);
+    s.restart(1, 2, 3, "a", 1, "team/a");
+    s.advance(1s);
+    s.restart(1, 3, 4, "a", 2, "team/a");
+    v::ActorSelection selection;
+    selection.select(id(1));
+    v::ActorInspector inspector(&selection, nullptr);
+    inspector.resize(380, 900);
+    inspector.show();
+    inspector.setState(s.state);
+    QString text;
+    for (const QLabel* l : inspector.findChildren<QLabel*>()) text += l->text() + QLatin1Char('\n');
+    for (const char* part :
+         {"Strategy", "one_for_all", "Intensity", "2 of 3 in 5 s", "Backoff", "reset after", "Child specs",
+          "transient", "shutdown 5000 ms", "worker", "actor:0.4"})
+      QVERIFY2(text.contains(QString::fromUtf8(part)), part);
+    QVERIFY(!inspector.grab().isNull());
+    // The child's page says which spec it runs.
+    selection.select(id(4));
+    text.clear();
+    for (const QLabel* l : inspector.findChildren<QLabel*>()) text += l->text() + QLatin1Char('\n');
+    QVERIFY(text.contains(QStringLiteral("Child spec")));
+    QVERIFY(text.contains(QStringLiteral("restarted 2\u00d7")));
+  }
+
   void the_flow_chart_and_the_inspector_render_a_scripted_conversation() {
     ScriptedState s;
     s.spawn(1, 0, "client");

@@ -35,6 +35,61 @@ class TestWarningRules : public QObject {
   Q_OBJECT
 
  private slots:
+  void
+  a_supervisor_near_its_restart_limit_is_flagged_until_its_window_passes_and_one_that_gave_up_with_its_reason() {
+    ScriptedState s;
+    s.spawn(1, 0, "team", "demo::Supervisor");
+    s.spawn(2, 1, "team/a");
+    s.configure(1, "one_for_one", 3, 5s, "child\ta\tpermanent\t5000\tworker");
+    QVERIFY(!warningAbout(s.state, v::WarningKind::supervisor_near_limit, id(1)));
+    s.advance(1s);
+    s.restart(1, 2, 3, "a", 1, "team/a");
+    QVERIFY(!warningAbout(s.state, v::WarningKind::supervisor_near_limit, id(1)));  // 1 of 3: not yet
+    s.advance(1s);
+    s.restart(1, 3, 4, "a", 2, "team/a");
+    const auto near = warningAbout(s.state, v::WarningKind::supervisor_near_limit, id(1));
+    QVERIFY(near.has_value());  // 2 of 3 (max - 1)
+    QCOMPARE(near->severity, v::Severity::warning);
+    QVERIFY2(contains(near->summary, "2 of 3 in 5 s") && contains(near->summary, "one_for_one") &&
+                 contains(near->summary, "2 more within 5 s"),
+             near->summary.c_str());
+    QCOMPARE(v::warningTitle(near->kind), std::string_view("supervisor near its restart limit"));
+    QVERIFY(!v::warningExplanation(near->kind).empty());
+    // 3 of 3: one more and it gives up.
+    s.advance(1s);
+    s.restart(1, 4, 5, "a", 3, "team/a");
+    QVERIFY(
+        contains(warningAbout(s.state, v::WarningKind::supervisor_near_limit, id(1))->summary, "one more"));
+    // Quiet for the period: the restarts leave the window, and so does the warning.
+    s.advance(5s);
+    s.tick();
+    QVERIFY(!warningAbout(s.state, v::WarningKind::supervisor_near_limit, id(1)));
+
+    // Four restarts within the period: it gives up, and fails.
+    for (std::uint64_t n = 0; n < 4; ++n) {
+      s.advance(100ms);
+      s.restart(1, 5 + n, 6 + n, "a", static_cast<std::uint32_t>(4 + n), "team/a");
+    }
+    s.gaveUp(1, 4, 5s, "reached max restart intensity: 4 restarts in 5000 ms");
+    s.fail(1, "reached max restart intensity: 4 restarts in 5000 ms");
+    const auto gave = warningAbout(s.state, v::WarningKind::supervisor_gave_up, id(1));
+    QVERIFY(gave.has_value());
+    QCOMPARE(gave->severity, v::Severity::error);
+    QVERIFY2(contains(gave->summary, "gave up after 4 restarts in 5 s: reached max restart intensity"),
+             gave->summary.c_str());
+    QCOMPARE(v::warningTitle(gave->kind), std::string_view("supervisor gave up"));
+    QVERIFY(!warningAbout(s.state, v::WarningKind::supervisor_near_limit, id(1)));  // one warning, the worse
+    // Whose limit is one restart: its first restart is already near it.
+    ScriptedState t;
+    t.spawn(1, 0, "solo", "demo::Supervisor");
+    t.spawn(2, 1, "solo/a");
+    t.configure(1, "one_for_one", 1, 5s, "child\ta\tpermanent\t5000\tworker");
+    t.advance(1s);
+    t.restart(1, 2, 3, "a", 1, "solo/a");
+    QVERIFY(contains(warningAbout(t.state, v::WarningKind::supervisor_near_limit, id(1))->summary,
+                     "1 of 1 in 5 s"));
+  }
+
   void a_mailbox_that_leaks_steadily_for_a_minute_stays_flagged_with_its_depth_and_rate() {
     ScriptedState s;
     s.spawn(1, 0, "source");

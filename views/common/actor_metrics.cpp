@@ -41,6 +41,27 @@ std::string nameUnder(const observe::ActorRecord& actor, const observe::ActorRec
   return displayName(actor);
 }
 
+std::string restartBadge(std::uint32_t restarts) {
+  return restarts == 0 ? std::string() : "\u21bb " + std::to_string(restarts);
+}
+
+std::string periodText(Duration period) {
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(period).count();
+  if (ms < 1000) return std::to_string(ms) + " ms";
+  std::string s = std::to_string(ms / 1000);
+  if (ms % 1000 != 0) {
+    std::string frac = std::to_string(1000 + ms % 1000).substr(1);  // three digits
+    while (frac.back() == '0') frac.pop_back();
+    s += '.' + frac;
+  }
+  return s + " s";
+}
+
+std::string intensityText(const observe::SupervisorRecord& supervisor, TimePoint now) {
+  return std::to_string(supervisor.restarts_within_period(now)) + " of " +
+         std::to_string(supervisor.max_restarts) + " in " + periodText(supervisor.period);
+}
+
 ChildChurn childChurn(const observe::ActorRecord& actor, TimePoint now, Duration window) {
   ChildChurn churn;
   for (auto it = actor.child_tally.rbegin(); it != actor.child_tally.rend(); ++it) {

@@ -55,4 +55,15 @@ std::size_t recentChildFailures(const observe::ActorRecord& actor, TimePoint now
 /// Whether the actor failed (its own failure) within `window` before `now`: views flash it.
 bool failedRecently(const observe::ActorRecord& actor, TimePoint now, Duration window);
 
+/// The mark of a restarted child, the same in the tree and the graph: "↻ 3" (its restart count),
+/// "" for an actor never restarted.
+std::string restartBadge(std::uint32_t restarts);
+
+/// A Supervisor's intensity period: "5 s", "1.5 s", "500 ms".
+std::string periodText(Duration period);
+
+/// A Supervisor's restart intensity at `now`: "2 of 3 in 5 s" (restarts within its period, of the
+/// most it allows in it).
+std::string intensityText(const observe::SupervisorRecord& supervisor, TimePoint now);
+
 }  // namespace actorscope::views

@@ -50,6 +50,29 @@ std::optional<ActorDetails> inspect(const observe::SystemState& state, ActorId i
   }
   std::stable_sort(exited.begin(), exited.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
   for (const auto& [t, c] : exited) d.children.push_back(link(c));
+  d.childId = a->child_id;
+  d.restarts = a->restarts;
+  if (const observe::SupervisorRecord* s = state.supervisor(id); s != nullptr && !s->strategy.empty()) {
+    ActorDetails::Supervision sv;
+    sv.strategy = s->strategy;
+    sv.intensity = intensityText(*s, state.time());
+    sv.recentRestarts = s->restarts_within_period(state.time());
+    sv.maxRestarts = s->max_restarts;
+    sv.period = s->period;
+    sv.backoff = s->backoff;
+    sv.totalRestarts = s->total_restarts;
+    sv.gaveUp = s->gave_up;
+    sv.gaveUpReason = s->gave_up_reason;
+    for (const auto& c : s->children) {
+      ActorDetails::ChildSpec spec{c.id, c.restart, c.shutdown, c.supervisor, std::nullopt, 0};
+      if (c.actor.is_valid()) {
+        spec.actor = link(c.actor);
+        if (const observe::ActorRecord* r = state.actor(c.actor)) spec.restarts = r->restarts;
+      }
+      sv.children.push_back(std::move(spec));
+    }
+    d.supervision = std::move(sv);
+  }
   d.groups = state.groups_of(id);
   for (const auto& [tid, t] : state.timers()) {
     if (t.target != id && t.owner != id) continue;

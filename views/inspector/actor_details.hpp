@@ -32,6 +32,28 @@ struct ActorDetails {
     Link who;
     std::string error;
   };
+  /// One child spec of a Supervisor, with the actor running it now.
+  struct ChildSpec {
+    std::string id;
+    std::string restart;   ///< permanent, transient, temporary
+    std::string shutdown;  ///< brutal_kill, infinity, or a timeout in ms
+    bool supervisor = false;
+    std::optional<Link> actor;   ///< nullopt while not known
+    std::uint32_t restarts = 0;  ///< of its current actor
+  };
+  /// What a Supervisor said about itself (supervisor_configured) and how close it is to its limit.
+  struct Supervision {
+    std::string strategy;
+    std::string intensity;  ///< "2 of 3 in 5 s", at the state's time
+    std::uint32_t recentRestarts = 0;
+    std::uint32_t maxRestarts = 0;
+    Duration period{};
+    std::optional<observe::SupervisorRecord::Backoff> backoff;
+    std::uint64_t totalRestarts = 0;
+    std::vector<ChildSpec> children;  ///< in spec order
+    std::optional<TimePoint> gaveUp;
+    std::string gaveUpReason;
+  };
 
   ActorId id{};
   std::string name;  ///< display name
@@ -49,6 +71,11 @@ struct ActorDetails {
   std::size_t aliveChildren = 0;
   std::vector<std::pair<std::string, std::string>> groups;  ///< (scope, group)
   std::vector<TimerLine> timers;
+  /// A Supervisor's child: its spec id ("" for none) and how often it has been restarted.
+  std::string childId;
+  std::uint32_t restarts = 0;
+  /// Set for a Supervisor that described itself.
+  std::optional<Supervision> supervision;
 
   std::uint64_t handled = 0;
   std::uint64_t sent = 0;

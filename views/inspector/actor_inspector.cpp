@@ -19,6 +19,8 @@
 #include <QResizeEvent>
 #include <QVBoxLayout>
 
+#include <cctype>
+
 namespace actorscope::views {
 namespace {
 
@@ -291,6 +293,53 @@ void ActorInspector::render(const ActorDetails& d) {
                                                                     QString::fromStdString(d.exitReason).toHtmlEscaped()));
   }
   row(QStringLiteral("Supervisor"), d.parent ? link(*d.parent) : QStringLiteral("none (a root actor)"));
+  if (!d.childId.empty() || d.restarts > 0) {
+    QString spec = d.childId.empty()
+                       ? QStringLiteral("<span style='color:%1'>unknown</span>").arg(muted)
+                       : QStringLiteral("\"%1\"").arg(QString::fromStdString(d.childId).toHtmlEscaped());
+    if (d.restarts > 0) spec += QStringLiteral(", restarted %1\u00d7").arg(d.restarts);
+    row(QStringLiteral("Child spec"), spec);
+  }
+  if (d.supervision) {
+    const ActorDetails::Supervision& s = *d.supervision;
+    row(QStringLiteral("Strategy"), QString::fromStdString(s.strategy).toHtmlEscaped());
+    const bool near = s.recentRestarts > 0 && s.recentRestarts + 1 >= s.maxRestarts;
+    QString intensity = QString::fromStdString(s.intensity);
+    if (near && !s.gaveUp)
+      intensity = QStringLiteral("<span style='color:%1'>%2</span>").arg(warningColor(pal).name(), intensity);
+    row(QStringLiteral("Intensity"),
+        intensity + QStringLiteral(" <span style='color:%1'>(%2 restarts in all)</span>")
+                        .arg(muted)
+                        .arg(s.totalRestarts));
+    row(QStringLiteral("Backoff"),
+        s.backoff ? QStringLiteral("%1 to %2, reset after %3 quiet")
+                        .arg(figure(formatDuration(s.backoff->min)), figure(formatDuration(s.backoff->max)),
+                             figure(formatDuration(s.backoff->reset)))
+                  : QStringLiteral("<span style='color:%1'>none</span>").arg(muted));
+    if (s.gaveUp)
+      row(QStringLiteral("Gave up"),
+          QStringLiteral("<span style='color:%1'>at %2</span>: %3")
+              .arg(healthColor(Health::failed, pal).name(), formatSince(*s.gaveUp, d.origin),
+                   QString::fromStdString(s.gaveUpReason).toHtmlEscaped()));
+    QStringList specs;
+    for (const auto& c : s.children) {
+      QString shutdown = QString::fromStdString(c.shutdown).toHtmlEscaped();
+      if (!c.shutdown.empty() && std::isdigit(static_cast<unsigned char>(c.shutdown.front())))
+        shutdown += QStringLiteral(" ms");
+      specs << QStringLiteral("<b>%1</b> %2, shutdown %3, %4: %5%6")
+                   .arg(QString::fromStdString(c.id).toHtmlEscaped(),
+                        QString::fromStdString(c.restart).toHtmlEscaped(), shutdown,
+                        c.supervisor ? QStringLiteral("supervisor") : QStringLiteral("worker"),
+                        c.actor ? link(*c.actor)
+                                : QStringLiteral("<span style='color:%1'>not running</span>").arg(muted),
+                        c.restarts > 0
+                            ? QStringLiteral(" ") + QString::fromStdString(restartBadge(c.restarts))
+                            : QString());
+    }
+    row(QStringLiteral("Child specs"), specs.isEmpty()
+                                           ? QStringLiteral("<span style='color:%1'>none</span>").arg(muted)
+                                           : specs.join(QStringLiteral("<br>")));
+  }
   if (d.children.empty()) {
     row(QStringLiteral("Children"), QStringLiteral("none"));
   } else {

@@ -64,6 +64,7 @@ Node actorNode(const observe::SystemState& state, const observe::ActorRecord& a,
   Node n;
   n.id = a.id;
   n.label = QString::fromStdString(nameUnder(a, a.parent.is_valid() ? state.actor(a.parent) : nullptr));
+  if (a.restarts > 0) n.label += QStringLiteral("  ") + QString::fromStdString(restartBadge(a.restarts));
   n.health = healthOf(a);
   n.mailbox = a.alive() ? a.mailbox_depth : 0;
   n.flashing = failedRecently(a, now, SupervisionGraphLayout::kExitsShownFor) ||
@@ -99,7 +100,7 @@ class SupervisionGraphLayout::Builder {
         if (const auto* cr = state_.actor(c); cr && cr->alive()) shown = true;
       if (shown) roots.push_back(r);
     }
-    assign(out_.roots_, roots);
+    assign(state_, out_.roots_, roots);
     int row = 0;
     for (Slot& slot : out_.roots_.places) {
       if (const observe::ActorRecord* r = slot.occupant.is_valid() ? state_.actor(slot.occupant) : nullptr)
@@ -115,17 +116,36 @@ class SupervisionGraphLayout::Builder {
   }
 
  private:
-  /// Gives every child in `kids` a place in `block`: its own if it had one, else the first free one
-  /// or a new one at the end.
-  static void assign(Block& block, const Records& kids) {
+  /// Gives every child in `kids` a place in `block`: its own if it had one, the place of the actor
+  /// it replaces (a Supervisor's restart, however many since the last update), else the first free
+  /// one or a new one at the end.
+  static void assign(const observe::SystemState& state, Block& block, const Records& kids) {
     std::unordered_set<ActorId> want;
     want.reserve(kids.size());
     for (const observe::ActorRecord* k : kids) want.insert(k->id);
+    // Who took over from whom: each replaced actor (back along the chain of restarts) → its
+    // replacement among `kids`.
+    std::unordered_map<ActorId, ActorId> successor;
+    for (const observe::ActorRecord* k : kids) {
+      const observe::ActorRecord* r = k;
+      for (int hops = 0; r != nullptr && r->replaces.is_valid() && hops < 64; ++hops) {
+        successor.emplace(r->replaces, k->id);
+        r = state.actor(r->replaces);
+      }
+    }
     std::unordered_set<ActorId> have;
     for (Slot& s : block.places) {
       if (!s.occupant.is_valid()) continue;
       if (want.count(s.occupant) == 0) {
-        s.occupant = {};  // it left: its place stays, for the next newcomer
+        const auto next = successor.find(s.occupant);
+        if (next != successor.end() && have.count(next->second) == 0 &&
+            std::none_of(block.places.begin(), block.places.end(),
+                         [&](const Slot& o) { return o.occupant == next->second; })) {
+          s.occupant = next->second;  // restarted: the new actor keeps the old one's place
+          have.insert(s.occupant);
+        } else {
+          s.occupant = {};  // it left: its place stays, for the next newcomer
+        }
       } else {
         have.insert(s.occupant);
       }
@@ -171,7 +191,7 @@ class SupervisionGraphLayout::Builder {
     auto block = out_.blocks_.find(a.id);
     if (kids.empty() && exited.empty() && block == out_.blocks_.end()) return 1;
     Block& b = block != out_.blocks_.end() ? block->second : out_.blocks_[a.id];
-    assign(b, kids);
+    assign(state_, b, kids);
     return std::max(1, placeChildren(b, kids, self, depth + 1, row, exited));
   }
 

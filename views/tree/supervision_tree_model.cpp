@@ -34,7 +34,9 @@ SupervisionTreeModel::Signature SupervisionTreeModel::signatureOf(const observe:
   Signature sig;
   sig.state = &state;
   sig.actors = state.actors().size();
-  for (K k : {K::spawned, K::stopped, K::failed, K::killed, K::linked, K::unlinked}) sig.structural += state.events_of(k);
+  // (A child_restarted moves the new child into the old one's place.)
+  for (K k : {K::spawned, K::stopped, K::failed, K::killed, K::linked, K::unlinked, K::child_restarted})
+    sig.structural += state.events_of(k);
   sig.showStopped = showStopped;
   sig.filter = filter;
   return sig;
@@ -48,6 +50,7 @@ SupervisionTreeModel::Figures SupervisionTreeModel::figuresFor(const observe::Sy
   f.rate = a.alive() ? messagesPerSecond(state, a) : 0.0;
   f.failures = a.child_failures;
   f.recentFailures = a.recent_failures.empty() ? 0 : recentChildFailures(a, state.time(), std::chrono::seconds(10));
+  f.restarts = a.restarts;
   return f;
 }
 
@@ -264,7 +267,7 @@ void SupervisionTreeModel::refreshChildren(const observe::SystemState& state, No
       flush(n->row - 1);
       continue;
     }
-    const bool firstColumn = renamed || f.health != n->figures.health;
+    const bool firstColumn = renamed || f.health != n->figures.health || f.restarts != n->figures.restarts;
     if (firstColumn) fillIdentity(*n, state, *a);
     n->figures = f;
     if (runStart < 0) runStart = n->row;
@@ -407,7 +410,9 @@ QVariant SupervisionTreeModel::data(const QModelIndex& index, int role) const {
   switch (role) {
     case Qt::DisplayRole:
       switch (index.column()) {
-        case NameColumn: return QString::fromStdString(id.label);
+        case NameColumn:
+          return r.restarts == 0 ? QString::fromStdString(id.label)
+                                 : QString::fromStdString(id.label + "  " + restartBadge(r.restarts));
         case IdColumn: return formatActorId(n->id);
         case StatusColumn: return healthText(r.health);
         case MailboxColumn: return dead ? QString() : QString::number(r.mailbox);
@@ -434,6 +439,7 @@ QVariant SupervisionTreeModel::data(const QModelIndex& index, int role) const {
                              QString::fromStdString(id.type).toHtmlEscaped(), healthText(r.health));
       if (!id.exitReason.empty()) tip += QStringLiteral(": ") + QString::fromStdString(id.exitReason).toHtmlEscaped();
       if (r.recentFailures > 0) tip += QStringLiteral("<br>%1 child failures in the last 10 s").arg(r.recentFailures);
+      if (r.restarts > 0) tip += QStringLiteral("<br>restarted %1\u00d7 by its supervisor").arg(r.restarts);
       return tip;
     }
   }

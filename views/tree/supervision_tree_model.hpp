@@ -84,6 +84,7 @@ class SupervisionTreeModel : public QAbstractItemModel {
     double rate = 0;
     std::uint64_t failures = 0;
     std::size_t recentFailures = 0;
+    std::uint32_t restarts = 0;  ///< a Supervisor's child: how often it was restarted ("↻ 3" by its name)
     bool operator==(const Figures&) const = default;
   };
   struct Node {

@@ -148,6 +148,28 @@ std::vector<Warning> lint(const observe::SystemState& state, const WarningThresh
     }
   }
 
+  // A Supervisor close to its restart intensity, or past it. Both name the supervisor.
+  for (const auto& [id, sup] : state.supervisors()) {
+    if (sup.gave_up) {
+      out.push_back({WarningKind::supervisor_gave_up, Severity::error, id, 0,
+                     "gave up after " + std::to_string(sup.gave_up_restarts) + " restarts in " +
+                         periodText(sup.period) + ": " + sup.gave_up_reason});
+      continue;
+    }
+    const observe::ActorRecord* a = state.actor(id);
+    if (a == nullptr || !a->alive() || sup.strategy.empty()) continue;
+    const std::uint32_t n = sup.restarts_within_period(state.time());
+    if (n > 0 && n + 1 >= sup.max_restarts) {
+      out.push_back(
+          {WarningKind::supervisor_near_limit, Severity::warning, id, 0,
+           "restarts " + intensityText(sup, state.time()) + " (" + sup.strategy + "): " +
+               (n >= sup.max_restarts ? "one more" : std::to_string(sup.max_restarts - n + 1) + " more") +
+               " within " + periodText(sup.period) + " and it gives up" +
+               (a->recent_failures.empty() ? std::string()
+                                           : "; latest: " + a->recent_failures.back().error)});
+    }
+  }
+
   for (const auto& [id, timer] : state.timers()) {
     if (timer.fired < t.lateTimerMinFires) continue;
     const std::uint64_t p99 = timer.lateness_ns.percentile(99);
@@ -173,6 +195,10 @@ std::string_view warningTitle(WarningKind kind) {
     case WarningKind::blocked_event_loop: return "blocked thread";
     case WarningKind::late_timer: return "late timer";
     case WarningKind::dropped_events: return "dropped events";
+    case WarningKind::supervisor_near_limit:
+      return "supervisor near its restart limit";
+    case WarningKind::supervisor_gave_up:
+      return "supervisor gave up";
   }
   return "warning";
 }
@@ -202,6 +228,19 @@ std::string_view warningExplanation(WarningKind kind) {
       return "The engine produced events faster than the observatory took them, so some were dropped (and "
              "counted). Counters and statistics stay exact; the event log and message flow miss some entries. "
              "Sample messages more sparsely to avoid it.";
+    case WarningKind::supervisor_near_limit:
+      return "The supervisor has restarted its children almost as often as its restart intensity allows "
+             "within its "
+             "period: a restart or two more and it stops all its children and fails itself, so that its own "
+             "supervisor hears of it. A child that fails again right after its restart will not get better "
+             "by being "
+             "restarted: look at the children's failures in the Inspector.";
+    case WarningKind::supervisor_gave_up:
+      return "The supervisor exceeded its restart intensity (more than max_restarts restarts within its "
+             "period): it "
+             "shut its children down and failed with the reason shown, which escalates to its own "
+             "supervisor. Look "
+             "at why its children kept failing (the Inspector's recent failures, Why did it fail?).";
   }
   return {};
 }

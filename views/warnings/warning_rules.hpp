@@ -14,7 +14,18 @@
 
 namespace actorscope::views {
 
-enum class WarningKind : std::uint8_t { growing_mailbox, restart_storm, blocked_event_loop, late_timer, dropped_events };
+enum class WarningKind : std::uint8_t {
+  growing_mailbox,
+  restart_storm,
+  blocked_event_loop,
+  late_timer,
+  dropped_events,
+  /// A Supervisor with restarts within its period at least its max_restarts - 1 (and at least one):
+  /// one or two more and it gives up.
+  supervisor_near_limit,
+  /// A Supervisor exceeded its restart intensity and failed (supervisor_gave_up), with its reason.
+  supervisor_gave_up,
+};
 enum class Severity : std::uint8_t { warning, error };
 
 struct WarningThresholds {
