@@ -171,6 +171,11 @@ void SystemState::configure_supervisor(const Event& e) {
       c.supervisor = w[4] == "supervisor";
       for (const auto& old : sup.children)
         if (old.id == c.id) c.actor = old.actor;
+      // A sixth word, when a Supervisor sends one, is the pid of the actor running the spec now
+      // (0: none): exact where the spec order is not (an observer that attaches after restarts).
+      std::uint64_t pid = 0;
+      if (w.size() >= 6 && std::from_chars(w[5].data(), w[5].data() + w[5].size(), pid).ec == std::errc{})
+        c.actor = pid == 0 ? ActorId{} : ActorId{e.actor.node, pid};
       children.push_back(std::move(c));
     } else if (w[0] == "backoff" && w.size() >= 4) {
       const auto mn = millis(w[1]), mx = millis(w[2]), reset = millis(w[3]);
@@ -178,6 +183,9 @@ void SystemState::configure_supervisor(const Event& e) {
     }  // (other tags are for later formats: ignored)
   }
   sup.children = std::move(children);
+  for (const auto& c : sup.children)
+    if (auto k = c.actor.is_valid() ? actors_.find(c.actor) : actors_.end(); k != actors_.end())
+      k->second.child_id = c.id;
   bind_children(sup);
 }
 

@@ -429,6 +429,31 @@ class TestSystemState : public QObject {
     QCOMPARE(s.actor(pid(1))->children.front(), pid(14));  // (no spawned seen: it still takes the place)
   }
 
+  void a_spec_line_that_names_its_actor_binds_it_exactly_whatever_the_order() {
+    // An observer attaching after restarts hears the children in any order: a sixth word on a
+    // child line (the pid running it) says which is which.
+    obs::SystemState s;
+    std::uint64_t seq = 0;
+    auto at = [&](obs::Event e) {
+      e.seq = ++seq;
+      e.time = as::TimePoint{} + std::chrono::milliseconds(seq);
+      s.apply(e);
+    };
+    at({.kind = obs::EventKind::spawned, .actor = pid(1), .text = "Supervisor"});
+    at({.kind = obs::EventKind::spawned, .actor = pid(2), .peer = pid(1), .text = "A"});
+    at({.kind = obs::EventKind::spawned, .actor = pid(9), .peer = pid(1), .text = "B"});
+    at({.kind = obs::EventKind::spawned, .actor = pid(4), .peer = pid(1), .text = "C"});
+    at(obs::Event::supervisor_configured(pid(1), "one_for_one", 3, 5s,
+                                         "child\ta\tpermanent\t100\tworker\t2\n"
+                                         "child\tb\tpermanent\t100\tworker\t4\n"
+                                         "child\tc\tpermanent\t100\tworker\t9"));
+    const obs::SupervisorRecord* sup = s.supervisor(pid(1));
+    QCOMPARE(sup->children[1].actor, pid(4));
+    QCOMPARE(sup->children[2].actor, pid(9));
+    QCOMPARE(s.actor(pid(9))->child_id, std::string("c"));
+    QCOMPARE(s.actor(pid(4))->child_id, std::string("b"));
+  }
+
   void supervisors_survive_a_keyframe_at_every_point_and_older_images_read_without_them() {
     const auto ev = supervised_script();
     obs::SystemState s;
