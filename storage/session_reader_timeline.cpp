@@ -237,7 +237,9 @@ std::vector<DensityBucket> SessionReader::density(std::int64_t session, TimePoin
     before[buckets] = index.through(to_ns);
     if (before[buckets] == before[0]) return out;
 
-    // The classes, by SQLite: the notable events of the range, grouped by bucket. Messages are the
+    // The classes, by SQLite: the notable events of the range, grouped by bucket. (A child_restarted
+    // whose new actor's pre_start threw has failed = 1 too, but that failure is the actor's own
+    // failed event: it counts once.) Messages are the
     // rest of each bucket's total, so the many message rows are never read. In a file without the
     // index, SQLite counts every row of each bucket; in one whose seq has gaps (never seen: only a
     // damaged file), the same GROUP BY reads every row of the range and counts the messages too.
@@ -246,7 +248,7 @@ std::vector<DensityBucket> SessionReader::density(std::int64_t session, TimePoin
       // A file made before the index: every row of the range is read, bucket by bucket on the
       // primary key (the seq ranges are known), which spares SQLite sorting them for a GROUP BY.
       Statement c = db_->prepare(
-          "SELECT sum(kind IN ('failed', 'killed') OR failed = 1), "
+          "SELECT sum(kind IN ('failed', 'killed') OR (kind = 'message_handled' AND failed = 1)), "
           "sum(kind IN ('message_sent', 'message_handled') AND NOT ifnull(failed, 0)), count(*) FROM events "
           "WHERE session_id = ? AND seq > ? AND seq <= ?");
       for (std::size_t i = 0; i < buckets; ++i) {
@@ -264,7 +266,7 @@ std::vector<DensityBucket> SessionReader::density(std::int64_t session, TimePoin
     }
     std::string sql =
         "SELECT min(?4, (?3 * ((t_ns - ?1) / ?2 + 1) - 1) / ?5) AS bucket, "
-        "sum(kind IN ('failed', 'killed') OR failed = 1), "
+        "sum(kind IN ('failed', 'killed') OR (kind = 'message_handled' AND failed = 1)), "
         "sum(kind IN ('message_sent', 'message_handled') AND NOT ifnull(failed, 0)), "
         "count(*) FROM events";
     sql += indexed ? " INDEXED BY events_notable" : "";
@@ -398,6 +400,48 @@ std::vector<TimelineMarker> SessionReader::markers(std::int64_t session, TimePoi
         }
         m.label = one_line(std::move(m.label));
         out.push_back(std::move(m));
+      }
+    }
+    // A Supervisor's restarts say so (child_restarted, format 5): exact, named or not. Such a restart
+    // is not marked a second time by its spawn above.
+    {
+      Statement s = db_->prepare(
+          "SELECT e.seq, e.t_ns, e.actor_id, e.peer_id, e.name, e.thread, e.failed, e.detail FROM (SELECT "
+          "seq FROM "
+          "events" +
+          by + " WHERE session_id = ?1 AND seq >= ?2 AND seq <= ?3" + notable +
+          " AND kind = 'child_restarted' ORDER BY seq LIMIT ?4) AS m"
+          " JOIN events AS e ON e.session_id = ?1 AND e.seq = m.seq ORDER BY e.seq");
+      s.bind(1, session);
+      s.bind(2, static_cast<std::int64_t>(first));
+      s.bind(3, static_cast<std::int64_t>(last));
+      s.bind(4, sql_limit);
+      std::vector<TimelineMarker> restarts;
+      while (s.step()) {
+        TimelineMarker m;
+        m.kind = TimelineMarker::Kind::restart;
+        m.seq = static_cast<std::uint64_t>(s.int64(0));
+        m.time = observe::time_from_ns(s.int64(1));
+        m.actor = {0, static_cast<std::uint64_t>(s.int64(2))};
+        m.label = "child \"" + std::string(s.text(4)) + "\" restarted (#" + std::to_string(s.int64(5)) + ")";
+        if (!s.is_null(3))
+          m.label += ": replaces actor " + ActorId{0, static_cast<std::uint64_t>(s.int64(3))}.to_string();
+        if (!s.text(7).empty()) {
+          m.label += ", ";
+          m.label += s.text(7);
+        }
+        if (s.int64(6) != 0) m.label += " (its pre_start failed)";
+        m.label = one_line(std::move(m.label));
+        restarts.push_back(std::move(m));
+      }
+      if (!restarts.empty()) {
+        std::set<ActorId> exact;
+        for (const TimelineMarker& m : restarts) exact.insert(m.actor);
+        std::erase_if(out, [&](const TimelineMarker& m) {
+          return m.kind == TimelineMarker::Kind::restart && exact.count(m.actor) != 0;
+        });
+        out.insert(out.end(), std::make_move_iterator(restarts.begin()),
+                   std::make_move_iterator(restarts.end()));
       }
     }
     std::sort(out.begin(), out.end(),

@@ -329,6 +329,62 @@ class TestSessionTimeline : public QObject {
     }
   }
 
+  void a_supervisors_restarts_are_marked_exactly_once_named_or_not() {
+    QTemporaryDir dir;
+    const auto file = path_in(dir, "supervisor.db");
+    std::int64_t session = 0, t0 = 0;
+    auto restarted = [](obs::Event& e, const char* child, const char* why, bool start_failed) {
+      e.name = child;
+      e.text = why;
+      e.thread = 1;
+      e.failed = start_failed;
+      e.lane = obs::Lane::supervision;
+    };
+    {
+      as::System sys{as::make_runtime("manual")};
+      as::Recorder rec(file, {.detail = as::Detail::full});
+      sys.attach(rec);
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+      while (rec.progress().events_recorded < 1 && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));  // the attach-time runtime_info
+      session = rec.progress().session;
+      t0 = obs::to_ns(sys.runtime().now());
+      Feeder f(rec, t0);
+      f.add(Kind::spawned, 1, 1).name = "team";
+      f.add(Kind::spawned, 2, 2, 1).name = "db";   // seq 3
+      f.add(Kind::spawned, 2, 4, 1);               // seq 4, unnamed
+      f.add(Kind::failed, 10, 2).text = "boom";    // seq 5
+      f.add(Kind::spawned, 11, 3, 1).name = "db";  // seq 6: the named-respawn rule would mark it
+      restarted(f.add(Kind::child_restarted, 11, 3, 2), "db", "failed: boom", false);  // seq 7
+      f.add(Kind::failed, 20, 4).text = "bang";                                        // seq 8
+      f.add(Kind::spawned, 21, 5, 1);                                                  // seq 9
+      restarted(f.add(Kind::child_restarted, 21, 5, 4), "cache", "failed: bang", true);
+      f.commit();
+    }
+    const as::SessionReader r(file);
+    const auto m = r.markers(session, obs::time_from_ns(t0), obs::time_from_ns(t0 + 100 * kMs));
+    QCOMPARE(m.size(), 4u);
+    QCOMPARE(m[1].kind, Marker::Kind::restart);
+    QCOMPARE(m[1].actor, (as::ActorId{0, 3}));
+    QCOMPARE(m[1].seq, 7u);  // the child_restarted, not the spawn
+    QCOMPARE(m[1].label, std::string("child \"db\" restarted (#1): replaces actor 0.2, failed: boom"));
+    QCOMPARE(m[3].kind, Marker::Kind::restart);
+    QCOMPARE(m[3].actor, (as::ActorId{0, 5}));
+    QCOMPARE(m[3].label,
+             std::string(
+                 "child \"cache\" restarted (#1): replaces actor 0.4, failed: bang (its pre_start failed)"));
+    // The density counts a restart as lifecycle, even one whose pre_start failed (the failure is
+    // the new actor's own failed event, counted once): 2 failures, 8 lifecycle events.
+    for (const auto& path : {file, without_index(file, dir)}) {
+      const as::SessionReader rr(path);
+      const auto d = rr.density(session, obs::time_from_ns(t0), obs::time_from_ns(t0 + 100 * kMs), 1);
+      QCOMPARE(d.size(), 1u);
+      QCOMPARE(d[0].failures, 2u);
+      QCOMPARE(d[0].lifecycle, 8u);
+      QCOMPARE(d[0].messages, 0u);
+    }
+  }
+
   void adjacent_event_steps_both_ways_with_filters() {
     for (const auto& file : files()) {
       const as::SessionReader r(file);

@@ -136,13 +136,14 @@ struct TimelineMarker {
   enum class Kind : std::uint8_t {
     failure,  ///< a failed event: a hook of the actor threw
     kill,     ///< a killed event
-    restart,  ///< a spawned event that replaces an earlier child (see SessionReader::markers)
+    restart,  ///< a Supervisor's child_restarted, or a spawned event that replaces an earlier child (see
+              ///< SessionReader::markers)
   };
   Kind kind = Kind::failure;
   TimePoint time{};
   /// The actor that failed, was killed, or was spawned as the replacement.
   ActorId actor{};
-  /// The event's seq (its failed, killed or spawned event).
+  /// The event's seq (its failed, killed, child_restarted or spawned event).
   std::uint64_t seq = 0;
   /// One short line for a tooltip: "worker-3 failed: division by zero".
   std::string label;
@@ -274,8 +275,10 @@ class SessionReader {
   /// are more (ask for a narrower range then). A restart is a spawned event of an actor with a
   /// name, whose supervisor (the event's peer) spawned an earlier actor of the same name that had
   /// already exited (stopped, failed or killed) by then: the new actor replaces it, as a
-  /// supervisor's one-for-one or all-for-one restart does. Unnamed actors are never restarts:
-  /// there is nothing to tell which one a new child replaces. Throws RecordingError.
+  /// supervisor's one-for-one or all-for-one restart does. Unnamed actors are never restarts that
+  /// way: there is nothing to tell which one a new child replaces. A Supervisor's restart
+  /// (child_restarted, format 5) is a restart marker of its own, named or not, at that event, and
+  /// its spawn is then not marked again. Throws RecordingError.
   std::vector<TimelineMarker> markers(std::int64_t session, TimePoint from, TimePoint to,
                                       std::size_t limit = 10000) const;
 
