@@ -454,7 +454,7 @@ class TestSystemState : public QObject {
     QCOMPARE(s.actor(pid(4))->child_id, std::string("b"));
   }
 
-  void supervisors_survive_a_keyframe_at_every_point_and_older_images_read_without_them() {
+  void supervisors_survive_a_keyframe_at_every_point_damage_is_refused_and_older_images_read_without_them() {
     const auto ev = supervised_script();
     obs::SystemState s;
     for (const auto& e : ev) {
@@ -463,6 +463,24 @@ class TestSystemState : public QObject {
       QVERIFY2(back == s,
                qPrintable(
                    QString("after event %1 (%2)").arg(e.seq).arg(QString::fromUtf8(obs::to_string(e.kind)))));
+    }
+    // Damaged: every prefix is refused, flipped bytes are refused or read, never a crash.
+    const std::string good = s.serialize();
+    for (std::size_t cut = 0; cut < good.size(); ++cut) {
+      try {
+        (void)obs::SystemState::deserialize(std::string_view(good).substr(0, cut));
+        QFAIL(qPrintable(QString("a %1-byte prefix was accepted").arg(cut)));
+      } catch (const obs::StateFormatError&) {
+      }
+    }
+    std::mt19937 rng(5);
+    for (int round = 0; round < 300; ++round) {
+      std::string bad = good;
+      bad[4 + rng() % (bad.size() - 4)] ^= static_cast<char>(1 + rng() % 255);
+      try {
+        (void)obs::SystemState::deserialize(bad);
+      } catch (const obs::StateFormatError&) {
+      }
     }
     // A format-6 image is the prefix before them: it reads, with no supervisors and the kinds that
     // format knew counted.
