@@ -193,7 +193,9 @@ void SystemState::bind_children(SupervisorRecord& sup) {
   // The events do not say which spec a child spawned for, but a supervisor starts its children in
   // spec order (and says so again when the list changes): its children that run no spec yet take
   // the specs that have no actor yet, in order. A restart says exactly (child_restarted).
-  if (std::all_of(sup.children.begin(), sup.children.end(), [](const auto& c) { return c.actor.is_valid(); }))
+  // A simple_one_for_one's one spec is a template that all its children run: it binds to none.
+  if (sup.strategy == "simple_one_for_one" ||
+      std::all_of(sup.children.begin(), sup.children.end(), [](const auto& c) { return c.actor.is_valid(); }))
     return;
   auto it = actors_.find(sup.id);
   if (it == actors_.end()) return;
@@ -211,37 +213,83 @@ void SystemState::bind_children(SupervisorRecord& sup) {
   }
 }
 
+namespace {
+
+/// Whether a child_restarted counts against its supervisor's intensity, as the Supervisor counts:
+/// once per failure, so the restart of the child that failed (or the retry of one that could not
+/// start) counts, and neither a sibling restarted with it ("restarted with 'db' (one_for_all)")
+/// nor a restart asked for by restart_child does.
+bool counts_against_intensity(const Event& e) {
+  return e.text != "restart_child" && e.text.rfind("restarted with ", 0) != 0;
+}
+
+}  // namespace
+
+void SystemState::forget_failed_start(ActorId sup_id, const Event& e) {
+  // A restart whose start failed names no actor, but the attempt was one: spawned under the
+  // supervisor just before (the last of its children) and failed in pre_start, with the error the
+  // restart's text ends with. It is the same child again, not a row of its own: it leaves the list,
+  // and keeps its parent (so it is no root) and what it was.
+  auto s = actors_.find(sup_id);
+  if (s == actors_.end() || s->second.children.empty()) return;
+  auto k = actors_.find(s->second.children.back());
+  if (k == actors_.end()) return;
+  ActorRecord& attempt = k->second;
+  const auto& why = e.text;
+  const auto& error = attempt.exit_reason;
+  const bool its_error = !error.empty() && why.size() >= error.size() &&
+                         why.compare(why.size() - error.size(), error.size(), error) == 0;
+  if (attempt.alive() || attempt.exit_kind != ExitKind::failed || !its_error || !attempt.child_id.empty())
+    return;
+  if (const auto sup = supervisors_.find(sup_id);
+      sup != supervisors_.end() && sup->second.child_of(attempt.id))
+    return;
+  s->second.children.pop_back();
+  attempt.child_id = e.name;
+  attempt.restarts = e.thread;
+  attempt.replaces = e.peer;
+}
+
 void SystemState::restart_child(const Event& e) {
-  ActorRecord& fresh = touch(e.actor);
-  fresh.child_id = e.name;
-  fresh.restarts = e.thread;
-  fresh.replaces = e.peer;
   const ActorRecord* old = e.peer.is_valid() ? actor(e.peer) : nullptr;
-  const ActorId sup_id = fresh.parent.is_valid() ? fresh.parent : old != nullptr ? old->parent : ActorId{};
+  ActorRecord* fresh = e.actor.is_valid() ? &touch(e.actor) : nullptr;  // none: its start failed
+  ActorId sup_id = fresh != nullptr && fresh->parent.is_valid() ? fresh->parent : ActorId{};
+  if (!sup_id.is_valid() && old != nullptr) sup_id = old->parent;
+  if (fresh != nullptr) {
+    fresh->child_id = e.name;
+    fresh->restarts = e.thread;
+    fresh->replaces = e.peer;
+  }
   if (!sup_id.is_valid()) return;
-  // The new actor takes the old one's place among the supervisor's children (its spawn put it at
-  // the end), and the old one leaves the list: one child, one row. The old record keeps its parent,
-  // so it is not taken for a root.
-  if (!fresh.parent.is_valid()) fresh.parent = sup_id;
-  auto& kids = touch(sup_id).children;
-  kids.erase(std::remove(kids.begin(), kids.end(), fresh.id), kids.end());
-  const auto at = e.peer.is_valid() ? std::find(kids.begin(), kids.end(), e.peer) : kids.end();
-  if (at != kids.end()) {
-    *at = fresh.id;
-  } else {
-    kids.push_back(fresh.id);
+  if (fresh == nullptr) forget_failed_start(sup_id, e);
+  if (fresh != nullptr) {
+    // The new actor takes the old one's place among the supervisor's children (its spawn put it
+    // at the end), and the old one leaves the list: one child, one row. The old record keeps its
+    // parent, so it is not taken for a root.
+    if (!fresh->parent.is_valid()) fresh->parent = sup_id;
+    auto& kids = touch(sup_id).children;
+    kids.erase(std::remove(kids.begin(), kids.end(), fresh->id), kids.end());
+    const auto at = e.peer.is_valid() ? std::find(kids.begin(), kids.end(), e.peer) : kids.end();
+    if (at != kids.end()) {
+      *at = fresh->id;
+    } else {
+      kids.push_back(fresh->id);
+    }
   }
 
   SupervisorRecord& sup = supervisors_[sup_id];
   sup.id = sup_id;
-  for (auto& c : sup.children) {
-    if (c.id == e.name) {
-      c.actor = fresh.id;
-    } else if (c.actor == fresh.id) {
-      c.actor = {};  // (it was bound by order to the wrong spec)
+  if (fresh != nullptr) {
+    for (auto& c : sup.children) {
+      if (c.id == e.name) {
+        c.actor = fresh->id;
+      } else if (c.actor == fresh->id) {
+        c.actor = {};  // (it was bound by order to the wrong spec)
+      }
     }
   }
   ++sup.total_restarts;
+  if (!counts_against_intensity(e)) return;
   sup.recent_restarts.push_back(e.time);
   // Enough to tell the intensity at any later time: the restarts within a period of the newest,
   // and never more than the limit + 1.

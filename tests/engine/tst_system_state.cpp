@@ -3,9 +3,12 @@
 // histogram and the event collector keep their promises. No runtime needed: scripted streams.
 #include <QTest>
 
+#include "engine_test.hpp"
+
 #include <actorscope/observe/event_collector.hpp>
 #include <actorscope/observe/stats_poller.hpp>
 #include <actorscope/observe/system_state.hpp>
+#include <actorscope/supervisor.hpp>
 
 #include <random>
 #include <thread>
@@ -137,6 +140,47 @@ std::vector<obs::Event> supervised_script() {
   add(obs::Event::supervisor_gave_up(pid(1), 4, 5s, "reached max restart intensity: 4 restarts in 5000 ms"));
   return out;
 }
+
+/// Keeps every event a System emits, for folding in order afterwards.
+class Capture final : public obs::Observer {
+ public:
+  obs::Interest interest() const noexcept override { return {}; }
+  void on_event(const obs::Event& e) noexcept override {
+    std::lock_guard lk(m_);
+    events_.push_back(e);
+  }
+  /// The fold of everything so far, in the engine's order.
+  obs::SystemState fold() const {
+    std::vector<obs::Event> ev;
+    {
+      std::lock_guard lk(m_);
+      ev = events_;
+    }
+    std::sort(ev.begin(), ev.end(), [](const obs::Event& a, const obs::Event& b) { return a.seq < b.seq; });
+    obs::SystemState s;
+    for (const obs::Event& e : ev) s.apply(e);
+    return s;
+  }
+
+ private:
+  mutable std::mutex m_;
+  std::vector<obs::Event> events_;
+};
+
+/// A Supervisor's child: reports "start <tag>"; message 0 makes it fail. With `fragile`, every start
+/// after its first fails in pre_start.
+struct Kid {
+  using Message = int;
+  engine_test::Probe* probe = nullptr;
+  std::string tag;
+  std::atomic<int>* starts = nullptr;
+  std::monostate pre_start(as::Context<Kid>&) {
+    if (starts != nullptr && starts->fetch_add(1) >= 1) throw std::runtime_error("cannot open the database");
+    probe->record("start " + tag);
+    return {};
+  }
+  void handle(as::Context<Kid>&, int, std::monostate&) { throw std::runtime_error("boom in " + tag); }
+};
 
 obs::SystemState fold(const std::vector<obs::Event>& ev, std::size_t n, obs::SystemState::Limits limits = {}) {
   obs::SystemState s(limits);
@@ -491,6 +535,63 @@ class TestSystemState : public QObject {
     QCOMPARE(old.events_of(obs::EventKind::child_restarted), 0u);
     QCOMPARE(old.events_of(obs::EventKind::failed), s.events_of(obs::EventKind::failed));
     QCOMPARE(old.actor(pid(6))->restarts, 0u);
+  }
+
+  void a_real_supervisors_events_fold_into_what_it_says_of_itself() {
+    using engine_test::kTimeout;
+    engine_test::Probe probe;
+    as::System sys{as::make_runtime("asio", {.threads = 2})};
+    Capture capture;
+    sys.attach(capture);
+    std::atomic<int> starts{0};
+    auto spec = [&](const std::string& id, std::atomic<int>* fragile = nullptr) {
+      return as::child(id, Kid{.probe = &probe, .tag = id, .starts = fragile}, {.name = id});
+    };
+    auto sup = as::start_supervisor(sys, {.strategy = as::Strategy::one_for_all,
+                                          .max_restarts = 3,
+                                          .period = 1h,
+                                          .children = {spec("a"), spec("b"), spec("c"), spec("d", &starts)}})
+                   .value();
+    QVERIFY(probe.wait_for(sys, "start d"));
+    // b fails: one failure, four children restarted with it (one_for_all); d cannot start again, and
+    // its retries count until the supervisor gives up.
+    QVERIFY(sys.where_is<int>("b").value().cast(0));
+    QVERIFY(sup.wait(kTimeout));
+    sys.detach(capture);
+    const obs::SystemState s = capture.fold();
+    const obs::SupervisorRecord* rec = s.supervisor(sup.id());
+    QVERIFY(rec != nullptr);
+    QCOMPARE(rec->strategy, std::string("one_for_all"));
+    QCOMPARE(rec->children.size(), 4u);
+    QVERIFY(rec->gave_up.has_value());
+    // As the Supervisor counts: the failure, then each failed try of d; the one that exceeded the
+    // limit is in supervisor_gave_up's count, not in a restart.
+    QCOMPARE(static_cast<std::uint32_t>(rec->recent_restarts.size()), rec->gave_up_restarts - 1);
+    QVERIFY(s.actor(as::ActorId{}) == nullptr);  // a start that failed made no actor
+    // Each child in its place, with its restart count: a, b, c restarted once, in spec order.
+    const obs::ActorRecord* team = s.actor(sup.id());
+    QCOMPARE(team->children.size(), 4u);
+    for (std::size_t i = 0; i < 3; ++i) {
+      const obs::ActorRecord* kid = s.actor(team->children[i]);
+      QCOMPARE(kid->child_id, rec->children[i].id);
+      QCOMPARE(kid->restarts, 1u);
+      QCOMPARE(rec->children[i].actor, kid->id);
+    }
+    QCOMPARE(s.actor(team->children[3])->child_id, std::string("d"));  // its first actor: no restart started
+    // The three tries of d that failed in pre_start are no rows of their own: out of the list, with
+    // their supervisor (no roots either), child id and attempt.
+    std::size_t attempts = 0;
+    for (const auto& [id, a] : s.actors()) {
+      if (a.child_id != "d" || a.restarts == 0) continue;
+      ++attempts;
+      QVERIFY(!a.alive());
+      QCOMPARE(a.parent, sup.id());
+      QVERIFY(std::find(team->children.begin(), team->children.end(), id) == team->children.end());
+    }
+    QCOMPARE(attempts, 3u);
+    QCOMPARE(s.roots(), std::vector<as::ActorId>{sup.id()});
+    QVERIFY(obs::SystemState::deserialize(s.serialize()) == s);
+    QVERIFY(sys.shutdown(kTimeout));
   }
 
   void the_state_at_a_time_is_a_keyframe_plus_the_events_after_it() {

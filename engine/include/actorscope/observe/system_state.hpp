@@ -114,7 +114,9 @@ struct SupervisorRecord {
     std::string restart;      ///< "permanent", "transient", "temporary"
     std::string shutdown;     ///< "brutal_kill", "infinity" or a timeout in ms ("5000")
     bool supervisor = false;  ///< a supervisor child (else a worker)
-    ActorId actor{};          ///< the actor running it now (or last), 0 while not known
+    /// The actor running it now (or last); 0 while not known, and for a simple_one_for_one's
+    /// template, which all its children run.
+    ActorId actor{};
     friend bool operator==(const Child&, const Child&) = default;
   };
   /// A `backoff` line: restarts wait between `min` and `max`, reset after `reset` of quiet.
@@ -135,7 +137,10 @@ struct SupervisorRecord {
   std::string specs;
   /// When its latest restarts happened, oldest first: those within `period` of the newest, and at
   /// most max_restarts + 1 of them (enough to tell the intensity at any time after).
+  /// Counted as the Supervisor counts them: one per failure (not the siblings restarted with the
+  /// child that failed, nor a restart_child), and one per retry of a child that could not start.
   std::deque<TimePoint> recent_restarts;
+  /// Every child_restarted it sent: siblings, retries and restart_child included.
   std::uint64_t total_restarts = 0;
   /// Set when it exceeded its intensity (supervisor_gave_up): when, why, and the restarts counted.
   std::optional<TimePoint> gave_up;
@@ -292,6 +297,9 @@ class SystemState {
   void prune_stopped();
   void configure_supervisor(const Event& e);
   void restart_child(const Event& e);
+  /// A restart of `sup_id`'s whose start failed (child_restarted with no actor): takes the actor
+  /// that attempt spawned out of the supervisor's children.
+  void forget_failed_start(ActorId sup_id, const Event& e);
   /// Binds the specs of `sup` that have no actor yet to its live children that run no spec, in order.
   void bind_children(SupervisorRecord& sup);
 
