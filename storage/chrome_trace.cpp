@@ -362,10 +362,12 @@ ChromeTraceSummary write_chrome_trace(const SessionReader& reader, std::int64_t 
       case EventKind::supervisor_configured:
       case EventKind::child_restarted:
       case EventKind::supervisor_gave_up: {
-        // On the track of the actor it is about: the new child for a restart (its first mark),
-        // the supervisor for the others. Each field under its own name.
-        Track& tr = track_of(e.actor);
-        w.begin('i', tr.pid, e.actor.pid, t);
+        // On the track of the actor it is about: the new child for a restart (its first mark; the
+        // child it replaces when the start failed and there is none), the supervisor for the
+        // others. Each field under its own name.
+        const ActorId on = e.kind == EventKind::child_restarted && !e.actor.is_valid() ? e.peer : e.actor;
+        Track& tr = track_of(on);
+        w.begin('i', tr.pid, on.pid, t);
         std::string name(observe::to_string(e.kind));
         if (e.kind == EventKind::child_restarted) {
           name += ' ';

@@ -422,7 +422,8 @@ std::vector<TimelineMarker> SessionReader::markers(std::int64_t session, TimePoi
         m.kind = TimelineMarker::Kind::restart;
         m.seq = static_cast<std::uint64_t>(s.int64(0));
         m.time = observe::time_from_ns(s.int64(1));
-        m.actor = {0, static_cast<std::uint64_t>(s.int64(2))};
+        // The new actor; the one it replaces when the start failed and there is none.
+        m.actor = {0, static_cast<std::uint64_t>(s.is_null(2) ? s.int64(3) : s.int64(2))};
         m.label = "child \"" + std::string(s.text(4)) + "\" restarted (#" + std::to_string(s.int64(5)) + ")";
         if (!s.is_null(3))
           m.label += ": replaces actor " + ActorId{0, static_cast<std::uint64_t>(s.int64(3))}.to_string();
@@ -430,7 +431,7 @@ std::vector<TimelineMarker> SessionReader::markers(std::int64_t session, TimePoi
           m.label += ", ";
           m.label += s.text(7);
         }
-        if (s.int64(6) != 0) m.label += " (its pre_start failed)";
+        // (A start that failed says so at the end of the text: "...; its start failed: ...".)
         m.label = one_line(std::move(m.label));
         restarts.push_back(std::move(m));
       }

@@ -357,29 +357,34 @@ class TestSessionTimeline : public QObject {
       f.add(Kind::spawned, 11, 3, 1).name = "db";  // seq 6: the named-respawn rule would mark it
       restarted(f.add(Kind::child_restarted, 11, 3, 2), "db", "failed: boom", false);  // seq 7
       f.add(Kind::failed, 20, 4).text = "bang";                                        // seq 8
-      f.add(Kind::spawned, 21, 5, 1);                                                  // seq 9
-      restarted(f.add(Kind::child_restarted, 21, 5, 4), "cache", "failed: bang", true);
+      f.add(Kind::spawned, 21, 5, 1);  // seq 9: a start that fails in pre_start
+      f.add(Kind::failed, 21, 5).text = "cannot open";
+      // A start that failed names no new actor.
+      restarted(f.add(Kind::child_restarted, 21, 0, 4), "cache",
+                "failed: bang; its start failed: cannot open", true);
       f.commit();
     }
     const as::SessionReader r(file);
     const auto m = r.markers(session, obs::time_from_ns(t0), obs::time_from_ns(t0 + 100 * kMs));
-    QCOMPARE(m.size(), 4u);
+    QCOMPARE(m.size(), 5u);
     QCOMPARE(m[1].kind, Marker::Kind::restart);
     QCOMPARE(m[1].actor, (as::ActorId{0, 3}));
     QCOMPARE(m[1].seq, 7u);  // the child_restarted, not the spawn
     QCOMPARE(m[1].label, std::string("child \"db\" restarted (#1): replaces actor 0.2, failed: boom"));
-    QCOMPARE(m[3].kind, Marker::Kind::restart);
+    QCOMPARE(m[3].kind, Marker::Kind::failure);  // the start that failed
     QCOMPARE(m[3].actor, (as::ActorId{0, 5}));
-    QCOMPARE(m[3].label,
-             std::string(
-                 "child \"cache\" restarted (#1): replaces actor 0.4, failed: bang (its pre_start failed)"));
-    // The density counts a restart as lifecycle, even one whose pre_start failed (the failure is
-    // the new actor's own failed event, counted once): 2 failures, 8 lifecycle events.
+    QCOMPARE(m[4].kind, Marker::Kind::restart);
+    QCOMPARE(m[4].actor, (as::ActorId{0, 4}));  // no new actor: the one it replaces
+    QCOMPARE(m[4].label,
+             std::string("child \"cache\" restarted (#1): replaces actor 0.4, failed: bang; its start "
+                         "failed: cannot open"));
+    // The density counts a restart as lifecycle, even one whose start failed (the failure is the
+    // attempt's own failed event, counted once): 3 failures, 8 lifecycle events.
     for (const auto& path : {file, without_index(file, dir)}) {
       const as::SessionReader rr(path);
       const auto d = rr.density(session, obs::time_from_ns(t0), obs::time_from_ns(t0 + 100 * kMs), 1);
       QCOMPARE(d.size(), 1u);
-      QCOMPARE(d[0].failures, 2u);
+      QCOMPARE(d[0].failures, 3u);
       QCOMPARE(d[0].lifecycle, 8u);
       QCOMPARE(d[0].messages, 0u);
     }

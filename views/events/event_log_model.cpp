@@ -95,9 +95,10 @@ EventLogModel::Row EventLogModel::rowFor(const observe::SystemState& state, cons
                  formatDuration(e.period).toStdString();
       break;
     case K::child_restarted:
-      r.detail = "child \"" + e.name + "\" restarted (#" + std::to_string(e.thread) + ")" +
-                 (e.period > Duration::zero() ? " after " + formatDuration(e.period).toStdString() : std::string()) +
-                 (e.failed ? ", but its pre_start failed" : std::string()) + ": " + e.text;
+      r.detail =
+          "child \"" + e.name + "\" restarted (#" + std::to_string(e.thread) + ")" +
+          (e.period > Duration::zero() ? " after " + formatDuration(e.period).toStdString() : std::string()) +
+          ": " + e.text;  // (a start that failed says so at the end of its text)
       break;
     case K::supervisor_gave_up: r.detail = e.text; break;
     case K::started:
