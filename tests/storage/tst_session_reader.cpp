@@ -5,6 +5,8 @@
 #include "recording_test.hpp"
 #include "sqlite_test.hpp"
 
+#include <actorscope/supervisor.hpp>
+
 #include <sqlite3.h>
 
 #include <random>
@@ -362,6 +364,59 @@ class TestSessionReader : public QObject {
     QVERIFY(sup->gave_up.has_value());
     QCOMPARE(st.actor({0, 1})->children, std::vector<as::ActorId>{(as::ActorId{0, 3})});
     QCOMPARE(r.event_counts(session)[static_cast<std::size_t>(obs::EventKind::child_restarted)], 1u);
+  }
+
+  void a_real_supervisors_restart_is_recorded_in_the_actors_table_and_replays() {
+    const auto file = path_in(dir_, "real-supervisor.db");
+    as::ActorId restarted, first_a, team;
+    {
+      as::Recorder rec(file, {.detail = as::Detail::lifecycle, .stats_interval = 2ms});
+      as::System sys{as::make_runtime("asio", {.threads = 2})};
+      sys.attach(rec);
+      auto sup = as::start_supervisor(sys,
+                                      {.strategy = as::Strategy::rest_for_one,
+                                       .children = {as::child("a", Worker{}, {.name = "a"}),
+                                                    as::child("b", Worker{}, {.name = "b"})}},
+                                      {.name = "team"})
+                     .value();
+      team = sup.id();
+      first_a = sys.where_is<WorkerMsg>("a").value().id();
+      auto b = sys.where_is<WorkerMsg>("b").value();
+      QVERIFY(b.cast(Crash{}));
+      QVERIFY(b.wait(kTimeout));
+      const auto children = sup.which_children().get().value();  // queued after b's exit event
+      QCOMPARE(children.size(), std::size_t{2});
+      QCOMPARE(children[1].restarts, std::uint32_t{1});
+      restarted = children[1].actor.id();
+      QVERIFY(restarted != b.id());
+      QVERIFY(sup.stop_and_wait(kTimeout));
+    }
+    const as::SessionReader r(file);
+    const std::int64_t session = r.sessions().front().id;
+    bool found_a = false, found_b = false;
+    for (const as::ActorInfo& a : r.actors(session)) {
+      if (a.id == first_a) {
+        found_a = true;
+        QCOMPARE(a.child_id, std::string("a"));
+        QCOMPARE(a.restarts, 0u);
+      }
+      if (a.id == restarted) {
+        found_b = true;
+        QCOMPARE(a.child_id, std::string("b"));
+        QCOMPARE(a.restarts, 1u);
+      }
+    }
+    QVERIFY(found_a && found_b);
+    // Replayed: the supervisor as it described itself, b's replacement in b's place.
+    const obs::SystemState st = r.state_at(session, as::TimePoint::max());
+    const obs::SupervisorRecord* sup = st.supervisor(team);
+    QVERIFY(sup != nullptr);
+    QCOMPARE(sup->strategy, std::string("rest_for_one"));
+    QCOMPARE(sup->children.size(), 2u);
+    QCOMPARE(sup->children[1].actor, restarted);
+    QCOMPARE(sup->recent_restarts.size(), 1u);
+    QCOMPARE(st.actor(team)->children.back(), restarted);
+    QCOMPARE(st.actor(team)->children.size(), 2u);
   }
 
   void a_format_4_recording_opens_read_only_unchanged_and_is_migrated_when_a_session_is_added() {
