@@ -69,7 +69,7 @@ constexpr std::array<TeamPlan, 4> kTeams{{
     {"team-a", Strategy::one_for_one, 5, 20, 5s, false},
     {"team-b", Strategy::one_for_all, 3, 20, 5s, false},
     {"team-c", Strategy::rest_for_one, 5, 20, 5s, true},
-    {"team-d", Strategy::one_for_one, 6, 3, 2s, false},
+    {"team-d", Strategy::one_for_one, 3, 3, 2s, false},
 }};
 
 std::string worker_name(const TeamPlan& team, std::size_t slot) {
@@ -81,7 +81,7 @@ std::string worker_name(const TeamPlan& team, std::size_t slot) {
 
 SupervisorSpec team_spec(const TeamPlan& team, std::uint64_t seed, std::uint64_t index) {
   SupervisorSpec spec{.strategy = team.strategy, .max_restarts = team.max_restarts, .period = team.period};
-  if (team.backoff) spec.backoff = Backoff{.min = 20ms, .max = 500ms, .reset_after = 5s, .seed = seed};
+  if (team.backoff) spec.backoff = Backoff{.min = 20ms, .max = 500ms, .reset_after = 2s, .seed = seed};
   for (std::size_t slot = 0; slot < kWorkers; ++slot) {
     const Worker::Setup setup{Random::derived(seed, 100 + index, slot).next(), team.failures_per_mille};
     std::string name = worker_name(team, slot);

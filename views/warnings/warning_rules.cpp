@@ -151,9 +151,13 @@ std::vector<Warning> lint(const observe::SystemState& state, const WarningThresh
   // A Supervisor close to its restart intensity, or past it. Both name the supervisor.
   for (const auto& [id, sup] : state.supervisors()) {
     if (sup.gave_up) {
-      out.push_back({WarningKind::supervisor_gave_up, Severity::error, id, 0,
-                     "gave up after " + std::to_string(sup.gave_up_restarts) + " restarts in " +
-                         periodText(sup.period) + ": " + sup.gave_up_reason});
+      // Its reason says it all ("supervisor 'x' gave up: 4 restarts within 2 s exceed ..."). Shown
+      // for a minute: its own supervisor has usually restarted it by then, under a new id.
+      if (state.time() - *sup.gave_up <= std::chrono::minutes(1))
+        out.push_back({WarningKind::supervisor_gave_up, Severity::error, id, 0,
+                       sup.gave_up_reason.empty() ? "gave up after " + std::to_string(sup.gave_up_restarts) +
+                                                        " restarts in " + periodText(sup.period)
+                                                  : sup.gave_up_reason});
       continue;
     }
     const observe::ActorRecord* a = state.actor(id);
