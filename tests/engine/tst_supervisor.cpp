@@ -521,6 +521,29 @@ class TestSupervisor : public QObject {
     QVERIFY(!two.is_alive());
   }
 
+  void a_supervisor_is_an_ordinary_actor_that_can_be_monitored_and_join_groups() {
+    struct Watcher {
+      using Message = int;
+      Probe* probe = nullptr;
+      void handle(as::Context<Watcher>&, int, std::monostate&) {}
+      void handle_supervisor_event(as::Context<Watcher>&, const as::SupervisionEvent& e, std::monostate&) {
+        if (auto* d = e.get<as::ActorDown>())
+          probe->record("down " + d->actor.name() + ": " + d->exit.reason);
+      }
+    };
+    Probe probe;
+    auto sys = make_system();
+    auto sup = as::start_supervisor(*sys, {.children = {kid(probe, "w")}}, {.name = "team"}).value();
+    auto watcher = sys->spawn(Watcher{.probe = &probe}, {}).value();
+    QVERIFY(watcher.monitor(sup));
+    sys->groups().join("supervisors", sup);
+    QCOMPARE(sys->groups().members("supervisors").size(), std::size_t{1});
+    sup.stop("maintenance");
+    QVERIFY(probe.wait_for(*sys, "down team: maintenance"));
+    QVERIFY(probe.contains("stop w"));  // its child was shut down first
+    QVERIFY(sys->groups().members("supervisors").empty());
+  }
+
   void the_supervisor_is_observable_configured_restarts_and_giving_up() {
     namespace obs = as::observe;
     Probe probe;
