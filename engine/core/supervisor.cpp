@@ -749,36 +749,33 @@ Task<> Supervisor::post_stop(Context<Supervisor>&, State& state) {
 // ---------------------------------------------------------------------------------------------
 // Handles and helpers
 
-SupervisorRef::Pending<ActorCell> SupervisorRef::start_child(ChildSpec spec, Duration timeout) const {
-  return call(
-      [&](Reply<Expected<ActorCell, SupervisorError>> r) {
-        return supervisor_request::StartChild{std::move(spec), std::move(r)};
+namespace {
+/// Sends `Request{field, reply}` to the supervisor and returns the pending call for its answer.
+template <class Request, class T, class Field>
+PendingCall<Expected<T, SupervisorError>> ask(const SupervisorRef& supervisor, Field field,
+                                              Duration timeout) {
+  return supervisor.call(
+      [&](Reply<Expected<T, SupervisorError>> r) {
+        return Request{std::move(field), std::move(r)};
       },
       timeout);
+}
+}  // namespace
+
+SupervisorRef::Pending<ActorCell> SupervisorRef::start_child(ChildSpec spec, Duration timeout) const {
+  return ask<supervisor_request::StartChild, ActorCell>(*this, std::move(spec), timeout);
 }
 
 SupervisorRef::Pending<void> SupervisorRef::terminate_child(std::string id, Duration timeout) const {
-  return call(
-      [&](Reply<Expected<void, SupervisorError>> r) {
-        return supervisor_request::TerminateChild{std::move(id), std::move(r)};
-      },
-      timeout);
+  return ask<supervisor_request::TerminateChild, void>(*this, std::move(id), timeout);
 }
 
 SupervisorRef::Pending<ActorCell> SupervisorRef::restart_child(std::string id, Duration timeout) const {
-  return call(
-      [&](Reply<Expected<ActorCell, SupervisorError>> r) {
-        return supervisor_request::RestartChild{std::move(id), std::move(r)};
-      },
-      timeout);
+  return ask<supervisor_request::RestartChild, ActorCell>(*this, std::move(id), timeout);
 }
 
 SupervisorRef::Pending<void> SupervisorRef::delete_child(std::string id, Duration timeout) const {
-  return call(
-      [&](Reply<Expected<void, SupervisorError>> r) {
-        return supervisor_request::DeleteChild{std::move(id), std::move(r)};
-      },
-      timeout);
+  return ask<supervisor_request::DeleteChild, void>(*this, std::move(id), timeout);
 }
 
 PendingCall<std::vector<ChildInfo>> SupervisorRef::which_children(Duration timeout) const {

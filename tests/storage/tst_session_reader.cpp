@@ -37,6 +37,15 @@ void make_recording(const std::filesystem::path& file, WorkloadResult& w) {
   run_workload(sys, w, 6, 200, 2000);
 }
 
+/// Records one more small session into `file` (a recorder adding a session to an older file).
+void add_a_session(const std::filesystem::path& file) {
+  as::Recorder rec(file, {.detail = as::Detail::lifecycle, .stats_interval = 2ms});
+  as::System sys{as::make_runtime("asio", {.threads = 2})};
+  sys.attach(rec);
+  WorkloadResult w;
+  run_workload(sys, w, 2, 20, 50);
+}
+
 /// Checks that opening `file` fails with `kind`, a message that names the file, and `words` in it.
 void expect_refused(const std::filesystem::path& file, Kind kind, const std::string& words) {
   const auto e = error_of([&] { as::SessionReader r(file, {.busy_timeout = 100ms}); });
@@ -266,14 +275,8 @@ class TestSessionReader : public QObject {
       check_timed_is_handled(r, first);
       QVERIFY(r.state_at(first, as::TimePoint::max()).events_applied() > 0);
     }
-    {  // A recorder that adds a session brings the file to the current format first.
-      as::Recorder rec(file, {.detail = as::Detail::lifecycle, .stats_interval = 2ms});
-      as::System sys{as::make_runtime("asio", {.threads = 2})};
-      sys.attach(rec);
-      WorkloadResult w;
-      run_workload(sys, w, 2, 20, 50);
-      if (QTest::currentTestFailed()) return;
-    }
+    add_a_session(file);  // a recorder that adds one brings the file to the current format first
+    if (QTest::currentTestFailed()) return;
     const as::SessionReader r(file);
     QCOMPARE(r.format_version(), as::kRecordingFormatVersion);
     QCOMPARE(r.sessions().size(), 2u);
@@ -308,14 +311,8 @@ class TestSessionReader : public QObject {
       QVERIFY(r.state_at(r.sessions().front().id, as::TimePoint::max()).events_applied() > 0);
     }
     QVERIFY2(read_bytes(file) == before, "reading a format-2 recording changed it");
-    {  // A recorder that adds a session brings the file to the current format first.
-      as::Recorder rec(file, {.detail = as::Detail::lifecycle, .stats_interval = 2ms});
-      as::System sys{as::make_runtime("asio", {.threads = 2})};
-      sys.attach(rec);
-      WorkloadResult w;
-      run_workload(sys, w, 2, 20, 50);
-      if (QTest::currentTestFailed()) return;
-    }
+    add_a_session(file);  // a recorder that adds one brings the file to the current format first
+    if (QTest::currentTestFailed()) return;
     const as::SessionReader r(file);
     QCOMPARE(r.format_version(), as::kRecordingFormatVersion);
     QCOMPARE(r.sessions().size(), 2u);
@@ -444,14 +441,8 @@ class TestSessionReader : public QObject {
       QVERIFY(r.state_at(r.sessions().front().id, as::TimePoint::max()).events_applied() > 0);
     }
     QVERIFY2(read_bytes(file) == before, "reading a format-4 recording changed it");
-    {  // A recorder that adds a session brings the file to the current format first.
-      as::Recorder rec(file, {.detail = as::Detail::lifecycle, .stats_interval = 2ms});
-      as::System sys{as::make_runtime("asio", {.threads = 2})};
-      sys.attach(rec);
-      WorkloadResult w;
-      run_workload(sys, w, 2, 20, 50);
-      if (QTest::currentTestFailed()) return;
-    }
+    add_a_session(file);  // a recorder that adds one brings the file to the current format first
+    if (QTest::currentTestFailed()) return;
     const as::SessionReader r(file);
     QCOMPARE(r.format_version(), as::kRecordingFormatVersion);
     r.verify();
@@ -491,7 +482,8 @@ class TestSessionReader : public QObject {
         << int(Kind::not_a_recording);
     QTest::newRow("another program's empty database with its own application_id")
         << "PRAGMA application_id = 1234;" << QString() << int(Kind::not_a_recording);
-    QTest::newRow("a recording without its events table") << QString() << "DROP TABLE events;" << int(Kind::corrupt);
+    QTest::newRow("a recording without its events table")
+        << QString() << "DROP TABLE events;" << int(Kind::corrupt);
     QTest::newRow("a recording of a newer format")
         << QString() << "UPDATE meta SET value = '99' WHERE key = 'format_version';" << int(Kind::too_new);
   }
@@ -500,7 +492,8 @@ class TestSessionReader : public QObject {
     QFETCH(QString, damage);
     QFETCH(int, kind);
     const auto file = path_in(dir_, "append-target.db");
-    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) std::filesystem::remove(file.string() + suffix);
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"})
+      std::filesystem::remove(file.string() + suffix);
     if (foreign.isEmpty()) {
       std::filesystem::copy_file(good_, file);
       Sqlite db(file);
@@ -511,13 +504,15 @@ class TestSessionReader : public QObject {
     }
     auto side_files = [&] {
       int n = 0;
-      for (const char* suffix : {"-wal", "-shm", "-journal"}) n += std::filesystem::exists(file.string() + suffix);
+      for (const char* suffix : {"-wal", "-shm", "-journal"})
+        n += std::filesystem::exists(file.string() + suffix);
       return n;
     };
     QCOMPARE(side_files(), 0);
     const std::string before = read_bytes(file);
 
-    const auto e = error_of([&] { as::Recorder rec(file, {.if_exists = as::RecorderOptions::IfExists::append}); });
+    const auto e =
+        error_of([&] { as::Recorder rec(file, {.if_exists = as::RecorderOptions::IfExists::append}); });
     QVERIFY2(e.has_value(), "the recorder accepted the file");
     QVERIFY(read_bytes(file) == before);
     QCOMPARE(side_files(), 0);
