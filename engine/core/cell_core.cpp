@@ -4,6 +4,8 @@
 #include <actorscope/detail/system_core.hpp>
 #include <actorscope/observe/event.hpp>
 
+#include "parked_queue.hpp"
+
 #include <exception>
 
 namespace actorscope::detail {
@@ -37,7 +39,10 @@ CellCore::CellCore(SystemCore& sys, CellConfig config)
       message_tag_(config.message_tag),
       home_(config.placement.host),
       budget_(config.budget == 0 ? 1 : config.budget),
-      kind_(config.kind) {}
+      kind_(config.kind),
+      overflow_(config.overflow),
+      capacity_(config.mailbox_capacity),
+      parked_(capacity_ != 0 && overflow_ == Overflow::backpressure ? std::make_unique<ParkedQueue>() : nullptr) {}
 
 CellCore::~CellCore() = default;
 
@@ -66,7 +71,16 @@ ActorStats CellCore::stats() const noexcept {
   s.sent = sent_.load(std::memory_order_relaxed);
   s.supervision_handled = supervision_handled_.load(std::memory_order_relaxed);
   s.child_failures = child_failures_.load(std::memory_order_relaxed);
-  s.mailbox_depth = s.status == ActorStatus::stopped ? 0 : s.received - s.handled;
+  s.mailbox_capacity = capacity_;
+  s.overflow = overflow_;
+  if (capacity_ != 0) {
+    s.dropped = dropped_.load(std::memory_order_relaxed);
+    s.rejected = rejected_.load(std::memory_order_relaxed);
+  }
+  // A bounded mailbox counts what waits (its capacity's measure); an unbounded one also the message
+  // being handled.
+  const std::uint64_t depth = capacity_ != 0 ? bounded_depth() : s.received - s.handled;
+  s.mailbox_depth = s.status == ActorStatus::stopped ? 0 : depth;
   s.mailbox_max = std::max(mailbox_max_.load(std::memory_order_relaxed), s.mailbox_depth);
   s.timed = timed_.load(std::memory_order_relaxed);
   s.queue_time =
@@ -82,7 +96,9 @@ ActorStats CellCore::stats() const noexcept {
 void CellCore::note_mailbox_depth() noexcept {
   const std::uint64_t handled = handled_.load(std::memory_order_relaxed);
   const std::uint64_t received = this->received();
-  const std::uint64_t depth = received > handled ? received - handled : 0;
+  const std::uint64_t depth = capacity_ != 0        ? bounded_depth()
+                              : received > handled ? received - handled
+                                                   : 0;
   if (depth > mailbox_max_.load(std::memory_order_relaxed))
     mailbox_max_.store(depth, std::memory_order_relaxed);
 }
@@ -132,16 +148,15 @@ void CellCore::wake_if_idle_or_suspended() noexcept {
   }
 }
 
-bool CellCore::push_message(MessageNode& n) noexcept {
-  if (!accepts_messages()) return false;
+Pushed CellCore::push_unbounded(MessageNode& n) noexcept {
   // Counted before the push, so that received never trails handled.
   received_.fetch_add(1, std::memory_order_relaxed);
   if (!messages_.push(&n)) {
     received_.fetch_sub(1, std::memory_order_relaxed);
-    return false;
+    return Pushed::closed;
   }
   wake_if_idle(Urgency::normal);
-  return true;
+  return Pushed::queued;
 }
 
 bool CellCore::splice_inbox() noexcept {
@@ -272,6 +287,8 @@ inline MailboxNode* CellCore::next_supervision() noexcept {
 }
 
 inline MailboxNode* CellCore::next_message() noexcept {
+  if (capacity_ != 0) [[unlikely]]
+    return next_bounded_message();
   if (message_queue_.empty()) {
     message_queue_.append_lifo(messages_.take());
     note_mailbox_depth();
@@ -514,6 +531,7 @@ void CellCore::close_lanes() noexcept {
   // Messages that were accepted but will never be handled. Their destructors run here, so a
   // reply port inside one tells its caller that no reply is coming.
   rest.append_lifo(messages_.close());
+  if (parked_) close_parked();  // senders waiting for room get their messages back
   while (MailboxNode* n = message_queue_.pop())
     if (n != &drain_marker_) destroy_message(*n);
   while (MailboxNode* n = rest.pop())

@@ -18,6 +18,38 @@ BlockingWaitError::BlockingWaitError(std::string_view operation)
           "(return as::Task<>) and co_await instead: co_await ref.call(...), co_await "
           "cell.join_handle().join(), co_await as::sleep(...).") {}
 
+std::string_view to_string(SendFailure f) noexcept {
+  switch (f) {
+    case SendFailure::stopped: return "stopped";
+    case SendFailure::full: return "full";
+    case SendFailure::would_block: return "would_block";
+    case SendFailure::timed_out: return "timed_out";
+  }
+  return "unknown";
+}
+
+std::string detail::send_error_text(ActorId target, ActorStatus status, SendFailure kind, std::uint64_t capacity) {
+  const std::string head = "cannot send to actor " + target.to_string() + ": ";
+  const std::string limit = "(capacity " + std::to_string(capacity) + ")";
+  switch (kind) {
+    case SendFailure::stopped: break;
+    case SendFailure::full:
+      return head + "its mailbox is full " + limit +
+             "; the message is handed back. Try again later, raise SpawnOptions::mailbox_capacity, or spawn it "
+             "with Overflow::backpressure to wait for room";
+    case SendFailure::would_block:
+      return head + "its mailbox is full " + limit +
+             " and waiting for room would block a thread that runs actors. In a handler, make it a coroutine and "
+             "co_await ref.send(message); an actor cannot wait for room in its own mailbox. Or use try_cast and "
+             "handle a full mailbox";
+    case SendFailure::timed_out:
+      return head + "its mailbox stayed full " + limit +
+             " for the whole timeout; the message is handed back. Give it longer, or find out why the actor is slow "
+             "(its queue and handling times are in its statistics)";
+  }
+  return head + "it is " + std::string(to_string(status)) + " and accepts no new messages";
+}
+
 namespace {
 std::string spawn_text(SpawnError::Kind kind, const std::string& type, const std::string& detail) {
   switch (kind) {

@@ -24,6 +24,7 @@
 #include <actorscope/actor_ref.hpp>
 #include <actorscope/detail/cell_core.hpp>
 #include <actorscope/detail/format.hpp>
+#include <actorscope/overflow.hpp>
 #include <actorscope/runtime.hpp>
 #include <actorscope/supervision_event.hpp>
 #include <actorscope/task.hpp>
@@ -48,6 +49,11 @@ struct SpawnOptions {
   PlacementRequest placement{};
   /// Messages handled per drain before the actor yields its thread to others.
   std::uint32_t budget = 64;
+  /// The most messages that may wait in the mailbox (a message leaves it when its handler begins);
+  /// 0, the default, for no limit. Stop, kill and supervision events are never limited.
+  std::uint32_t mailbox_capacity = 0;
+  /// What a message that finds a bounded mailbox full does (see Overflow). Ignored when unbounded.
+  Overflow overflow = Overflow::reject;
 };
 
 namespace detail {

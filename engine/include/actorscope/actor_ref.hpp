@@ -6,6 +6,7 @@
 #include <actorscope/detail/message_timer.hpp>
 #include <actorscope/detail/type_info.hpp>
 #include <actorscope/detail/typed_cell.hpp>
+#include <actorscope/pending_send.hpp>
 #include <actorscope/reply.hpp>
 
 #include <concepts>
@@ -32,11 +33,37 @@ class ActorRef : public ActorCell {
   explicit ActorRef(Ref<detail::CellCore> cell) noexcept : ActorCell(std::move(cell)) {}
 
   /// Queues a message. If the actor no longer accepts messages (draining, stopping or stopped),
-  /// the error carries the message back. @thread any
+  /// the error carries the message back. A bounded mailbox that is full applies its Overflow
+  /// policy: reject fails (SendFailure::full), the drops succeed and count the drop, backpressure
+  /// blocks until there is room outside actors and fails on an actor's thread
+  /// (SendFailure::would_block: co_await send() there). @thread any
   template <class U>
     requires std::constructible_from<M, U&&>
   Expected<void, SendError<M>> cast(U&& message) const {
     return typed().send(M(std::forward<U>(message)));
+  }
+
+  /// Queues a message if there is room right now; never waits and never drops. A full bounded
+  /// mailbox fails with SendFailure::full (counted as rejected), whatever its policy; an actor
+  /// that no longer accepts messages, with SendFailure::stopped. @thread any
+  template <class U>
+    requires std::constructible_from<M, U&&>
+  Expected<void, SendError<M>> try_cast(U&& message) const {
+    return typed().send(M(std::forward<U>(message)), nullptr, detail::SendMode::attempt);
+  }
+
+  /// A send that waits for room in a backpressured mailbox, at most `timeout`: co_await it in a
+  /// coroutine handler (the thread stays free), get() it outside actors. With any other policy, or
+  /// with room to spare, it is settled at once, as cast would be.
+  /// ```cpp context=handler
+  /// if (auto sent = co_await worker.send(Job{7}, 1s); !sent) ctx.log("{}", sent.error().what());
+  /// ```
+  template <class U>
+    requires std::constructible_from<M, U&&>
+  PendingSend<M> send(U&& message, Duration timeout = no_timeout) const {
+    auto begun = typed().begin_send(M(std::forward<U>(message)), deadline_after(cell_->runtime().now(), timeout));
+    if (auto* waiting = std::get_if<Ref<detail::SendState<M>>>(&begun)) return PendingSend<M>(std::move(*waiting));
+    return PendingSend<M>(std::get<0>(std::move(begun)));
   }
 
   /// Sends a request built around a fresh reply port and returns the pending call, to wait for with

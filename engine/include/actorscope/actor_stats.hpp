@@ -5,6 +5,7 @@
 
 #include <actorscope/actor_id.hpp>
 #include <actorscope/actor_status.hpp>
+#include <actorscope/overflow.hpp>
 #include <actorscope/runtime.hpp>
 
 #include <algorithm>
@@ -94,6 +95,15 @@ struct ActorStats : ActorCounters {
   std::uint64_t supervision_handled = 0;
   /// Children of this actor that failed.
   std::uint64_t child_failures = 0;
+  /// A bounded mailbox's limit (0: unbounded) and what it does when full.
+  std::uint32_t mailbox_capacity = 0;
+  Overflow overflow = Overflow::reject;
+  /// Messages a bounded mailbox dropped (Overflow::drop_newest, drop_oldest), and sends it refused
+  /// because it was full (Overflow::reject, try_cast, a backpressured send that would block or timed
+  /// out). Every message sent is handled, dropped, rejected, or still waiting, or it was discarded
+  /// when the actor stopped.
+  std::uint64_t dropped = 0;
+  std::uint64_t rejected = 0;
   /// Hook runs begun on the actor's thread (post_start, each message and supervision event, each
   /// resumption of a suspended coroutine hook, post_stop), and whether one is running at this
   /// moment (a suspended coroutine is not running: its thread is free). Two snapshots that both say

@@ -45,28 +45,60 @@ class SpawnError {
   std::string text_;
 };
 
+/// Why a send failed.
+enum class SendFailure : std::uint8_t {
+  stopped,      ///< the actor no longer accepts messages: it is draining, stopping or stopped
+  full,         ///< its bounded mailbox is full (Overflow::reject, or try_cast under any policy)
+  would_block,  ///< its mailbox is full (Overflow::backpressure) and waiting for room would block an
+                ///< actor's thread (a plain handler's cast, or an actor waiting on its own mailbox)
+  timed_out,    ///< its mailbox stayed full for the whole timeout of send(message, timeout)
+};
+
+std::string_view to_string(SendFailure f) noexcept;
+
+namespace detail {
+/// The sentence a SendError says.
+std::string send_error_text(ActorId target, ActorStatus status, SendFailure kind, std::uint64_t capacity);
+}  // namespace detail
+
 /// A message could not be delivered. The message itself is handed back to the caller.
 template <class M>
 class SendError {
  public:
+  /// The actor no longer accepts messages (SendFailure::stopped).
   SendError(M message, ActorId target, ActorStatus status)
+      : SendError(std::move(message), target, status, SendFailure::stopped, 0) {}
+  /// `capacity`: the bounded mailbox's, for the text of the other kinds.
+  SendError(M message, ActorId target, ActorStatus status, SendFailure kind, std::uint64_t capacity)
       : message_(std::move(message)),
         target_(target),
         status_(status),
-        text_("cannot send to actor " + target.to_string() + ": it is " + std::string(to_string(status)) +
-              " and accepts no new messages") {}
+        kind_(kind),
+        text_(detail::send_error_text(target, status, kind, capacity)) {}
+  /// The same failure, handing back `message` instead (a derived reference's own message type).
+  template <class N>
+  SendError(M message, const SendError<N>& failure)
+      : message_(std::move(message)),
+        target_(failure.target()),
+        status_(failure.status()),
+        kind_(failure.kind()),
+        text_(failure.what()) {}
 
   /// The undelivered message.
   M& message() & noexcept { return message_; }
   M&& message() && noexcept { return std::move(message_); }
   ActorId target() const noexcept { return target_; }
+  /// The target's status when the send failed.
   ActorStatus status() const noexcept { return status_; }
+  SendFailure kind() const noexcept { return kind_; }
+  /// A full sentence: what went wrong and what to do.
   const char* what() const noexcept { return text_.c_str(); }
 
  private:
   M message_;
   ActorId target_;
   ActorStatus status_;
+  SendFailure kind_;
   std::string text_;
 };
 

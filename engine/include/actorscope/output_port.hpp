@@ -128,12 +128,15 @@ class TypedSubscription final : public PortSubscription<T> {
       return Offer::dropped;
     }
     auto& cell = static_cast<TypedCell<M>&>(*CoreAccess::cell(this->subscriber()));
-    if (cell.send(std::move(*message), this)) {
+    // A port never waits for a subscriber: a full bounded mailbox drops or refuses by its policy.
+    auto sent = cell.send(std::move(*message), this, SendMode::no_wait);
+    if (sent) {
       this->count_delivered();
       return Offer::delivered;
     }
     this->unreserve();
     this->count_dropped();
+    if (sent.error().kind() != SendFailure::stopped) return Offer::dropped;  // its mailbox is full
     this->deactivate();  // it stopped taking messages: forget it
     return Offer::gone;
   }

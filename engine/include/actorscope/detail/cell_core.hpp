@@ -5,9 +5,12 @@
 
 #include <actorscope/actor_cell.hpp>
 #include <actorscope/actor_stats.hpp>
+#include <actorscope/completion.hpp>
 #include <actorscope/detail/mailbox.hpp>
 #include <actorscope/detail/message_pool.hpp>
 #include <actorscope/join_handle.hpp>
+#include <actorscope/ref_counted.hpp>
+#include <actorscope/overflow.hpp>
 #include <actorscope/runtime.hpp>
 #include <actorscope/supervision_event.hpp>
 #include <actorscope/task.hpp>
@@ -19,6 +22,7 @@
 #include <coroutine>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <new>
 #include <string>
 #include <string_view>
@@ -58,6 +62,42 @@ struct SupervisionNode final : MailboxNode {
 
 enum class CellKind : std::uint8_t { actor, task };
 
+/// What became of a message offered to the message lane.
+enum class Pushed : std::uint8_t {
+  queued,   ///< in the mailbox
+  dropped,  ///< a full drop_newest mailbox destroyed it (counted); the send counts as done
+  full,     ///< a full bounded mailbox refused it (reject, backpressure, or a try): the caller keeps it
+  closed,   ///< the actor no longer accepts messages: the caller keeps it
+};
+
+/// A send that waits for room in a full backpressured mailbox. The cell queues it, in FIFO order
+/// with the others, and moves its message into the mailbox when a slot frees (`queued`), or hands
+/// it back when the actor stops taking messages (`closed`) or the sender gives up (`withdrawn`).
+/// Then `completion()` is done. The typed half owns the message's envelope.
+class ParkedSend : public RefCounted {
+ public:
+  enum class State : std::uint8_t { parked, queued, closed, withdrawn };
+
+  explicit ParkedSend(MessageNode& node) noexcept : node_(&node) {}
+  Completion& completion() noexcept { return done_; }
+  /// Settled once completion() is done, or once CellCore::withdraw returned true.
+  State state() const noexcept { return state_.load(std::memory_order_acquire); }
+
+ protected:
+  MessageNode* const node_;
+
+ private:
+  friend class CellCore;
+  boost::intrusive::list_member_hook<> hook_;  // in the cell's queue of parked sends
+  std::atomic<State> state_{State::parked};
+  Completion done_;
+
+ public:
+  using List = boost::intrusive::list<
+      ParkedSend, boost::intrusive::member_hook<ParkedSend, boost::intrusive::list_member_hook<>, &ParkedSend::hook_>,
+      boost::intrusive::constant_time_size<false>>;
+};
+
 struct CellConfig {
   std::string name;
   std::uint32_t budget = 64;
@@ -65,6 +105,8 @@ struct CellConfig {
   const void* message_tag = nullptr;
   std::string_view type_name;
   CellKind kind = CellKind::actor;
+  std::uint32_t mailbox_capacity = 0;  // 0: unbounded
+  Overflow overflow = Overflow::reject;
 };
 
 class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContext {
@@ -105,23 +147,42 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   // -- statistics (any thread) --
   ActorStats stats() const noexcept;
 
+  // -- the bounded mailbox (fixed at spawn) --
+  /// The most messages that may wait (0: unbounded), and what a full mailbox does.
+  std::uint32_t mailbox_capacity() const noexcept { return capacity_; }
+  Overflow overflow() const noexcept { return overflow_; }
+
   // -- requests (any thread) --
-  /// Queues a message on the lowest lane. False if the actor no longer accepts messages; the
-  /// caller then still owns `n`.
-  bool push_message(MessageNode& n) noexcept;
+  /// Queues a message on the lowest lane, subject to a bounded mailbox's policy; `try_only`
+  /// refuses rather than drops when it is full. The caller still owns `n` unless the result is
+  /// queued or dropped.
+  Pushed push_message(MessageNode& n, bool try_only = false) noexcept {
+    if (!accepts_messages()) return Pushed::closed;
+    if (capacity_ != 0) [[unlikely]]
+      return push_bounded(n, try_only, false);
+    return push_unbounded(n);
+  }
   /// The same for a message this actor sends itself, from its own drain or pre_start (where
   /// current() == this): nobody else consumes the lane then, so the message goes straight to
   /// the drain's queue without an atomic read-modify-write or a wake-up check. Inline: it is most
   /// of a self-send. @thread owner
-  bool push_own_message(MessageNode& n) noexcept {
-    if (!accepts_messages()) return false;
-    // What other senders queued before this send stays ahead of it: splice them in first.
-    if (messages_.has_items() && !splice_inbox()) [[unlikely]]
-      return false;
+  Pushed push_own_message(MessageNode& n, bool try_only = false) noexcept {
+    if (!accepts_messages()) return Pushed::closed;
+    if (capacity_ != 0) [[unlikely]]
+      return push_bounded(n, try_only, true);
+    if (!queue_own(n)) [[unlikely]]
+      return Pushed::closed;
     bump(received_own_);
-    message_queue_.push_back(&n);
-    return true;
+    return Pushed::queued;
   }
+  /// Backpressure: queues `p` behind the sends already waiting for room in this full mailbox (or
+  /// settles it at once if room or a closed lane turn up meanwhile). @thread any
+  void park(ParkedSend& p) noexcept;
+  /// Takes `p` back if it is still waiting: true, and its state is withdrawn. False if it has been
+  /// settled (its completion is done or about to be). @thread any
+  bool withdraw(ParkedSend& p) noexcept;
+  /// Counts a send that a full mailbox refused in the end (ActorStats::rejected). @thread any
+  void count_rejected() noexcept { rejected_.fetch_add(1, std::memory_order_relaxed); }
   /// Fills in a message's observation fields and emits message_sent; `observing` is the System's
   /// observing() bits, non-zero. Called by the sender before push_message.
   void note_send(MessageNode& n, std::uint8_t observing, std::string_view type) noexcept;
@@ -192,6 +253,31 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   static constexpr std::uint8_t kIdle = 0, kScheduled = 1, kSuspended = 2, kTerminated = 3;
   static constexpr std::size_t kCacheLine = 64;
 
+  Pushed push_unbounded(MessageNode& n) noexcept;
+  /// Appends `n` to the drain's queue behind what other senders queued. @thread owner
+  bool queue_own(MessageNode& n) noexcept {
+    // What other senders queued before this send stays ahead of it: splice them in first.
+    if (messages_.has_items() && !splice_inbox()) [[unlikely]]
+      return false;
+    message_queue_.push_back(&n);
+    return true;
+  }
+  // The bounded mailbox (core/bounded_mailbox.cpp). A message takes a slot when it is queued and
+  // frees it when its handler begins (a drop_oldest message takes over the slot of the one it
+  // evicts); waiting() is the number of taken slots: received_ - started_.
+  Pushed push_bounded(MessageNode& n, bool try_only, bool own) noexcept;
+  bool take_slot() noexcept;
+  static std::uint64_t waiting(std::uint64_t slots_taken, std::uint64_t started) noexcept;
+  MailboxNode* next_bounded_message() noexcept;
+  struct ParkedQueue;
+  struct Settled;
+  /// Moves parked sends into the mailbox while there is room; `settled` collects them, to be told
+  /// once the queue's lock is released. @lock parked_->m
+  void admit_parked_locked(Settled& settled) noexcept;
+  void admit_parked() noexcept;
+  /// The lane has closed: every parked send gets its message back.
+  void close_parked() noexcept;
+
   DrainEnd drain() noexcept;
   /// Serves one of post_start, a stop (lane 2) or a supervision event (lane 3), in that order;
   /// false if none was waiting. Part of drain(), which then checks whether the actor finished.
@@ -213,8 +299,16 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   void deliver_wakes() noexcept;
   void begin_hook(Hook hook, HookResult r) noexcept;
   void complete_hook(Hook hook, HookResult r) noexcept;
+  /// Messages accepted into the lane: by other senders, by the actor itself, and by drop_oldest
+  /// in the place of an evicted one.
   std::uint64_t received() const noexcept {
-    return received_.load(std::memory_order_relaxed) + received_own_.load(std::memory_order_relaxed);
+    std::uint64_t n = received_.load(std::memory_order_relaxed) + received_own_.load(std::memory_order_relaxed);
+    if (capacity_ != 0 && overflow_ == Overflow::drop_oldest) n += dropped_.load(std::memory_order_relaxed);
+    return n;
+  }
+  /// What waits in a bounded mailbox.
+  std::uint64_t bounded_depth() const noexcept {
+    return waiting(received_.load(std::memory_order_relaxed), started_.load(std::memory_order_relaxed));
   }
   void complete_task() noexcept;
   void drop_in_flight() noexcept;
@@ -276,6 +370,9 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   bool settled_ = false;             // settle() chose home_: tell the runtime when we exit
   std::uint32_t budget_;
   CellKind kind_;
+  const Overflow overflow_;
+  const std::uint32_t capacity_;                 // 0: unbounded
+  std::unique_ptr<ParkedQueue> parked_;  // backpressure only
 
   // Cross-thread state, in two groups a cache line apart, with a line of padding on each side so
   // that nothing else shares them whatever the cell's alignment. Senders write the second group
@@ -292,6 +389,7 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   // Raised by every producer of lanes 1-3 (kill, stop, wake, supervision) after it has queued its
   // request, so that while messages flow the drain looks at one byte instead of at four lanes.
   std::atomic<std::uint8_t> attention_{0};
+  std::atomic<bool> has_parked_{false};  // backpressure: sends wait in parked_
   MailboxNode drain_marker_;
   Inbox wakes_;
   Inbox supervision_;
@@ -301,12 +399,20 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   // -- written by every sender --
   Inbox messages_{&drain_marker_};
   std::atomic<std::uint64_t> received_{0};  // statistics: by any sender
+  // Bounded mailboxes only: received_ counts the slots taken; the senders' last look at started_
+  // (never ahead of it); the messages dropped (for drop_oldest, the evictions the drain carries out
+  // as it comes to them) and refused.
+  std::atomic<std::uint64_t> started_seen_{0};
+  std::atomic<std::uint64_t> dropped_{0};
+  std::atomic<std::uint64_t> rejected_{0};
 
   std::byte shared_end_[kCacheLine];
 
   // -- statistics: by the owner (relaxed stores) --
   std::atomic<std::uint64_t> received_own_{0};  // sent to itself (push_own_message)
   std::atomic<std::uint64_t> handled_{0};
+  std::atomic<std::uint64_t> started_{0};  // bounded mailboxes: messages whose handler began
+  std::uint64_t discarded_ = 0;            // drop_oldest: evictions carried out
   std::atomic<std::uint64_t> sent_{0};
   std::atomic<std::uint64_t> supervision_handled_{0};
   std::atomic<std::uint64_t> child_failures_{0};

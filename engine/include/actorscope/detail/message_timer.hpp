@@ -31,8 +31,10 @@ class MessageTimer final : public TimerCore {
     }
   }
   bool deliver(CellCore& target) noexcept override {
-    auto sent = static_cast<TypedCell<M>&>(target).send(std::move(*staged_));
-    if (sent) {
+    // A timer never waits: a full bounded mailbox applies its drop or reject policy (a backpressured
+    // one refuses), and the refused tick is counted in the target's statistics, not retried.
+    auto sent = static_cast<TypedCell<M>&>(target).send(std::move(*staged_), nullptr, SendMode::no_wait);
+    if (sent || sent.error().kind() != SendFailure::stopped) {
       staged_.reset();
       return true;
     }

@@ -108,14 +108,115 @@ struct Envelope final : MessageNode {
   }
 };
 
+/// How a send meets a full bounded mailbox.
+enum class SendMode : std::uint8_t {
+  cast,     ///< the actor's policy; backpressure waits outside actors and refuses (would_block) on their threads
+  no_wait,  ///< the policy, but backpressure refuses at once (timers and output ports never wait)
+  attempt,  ///< refuses when full whatever the policy (try_cast)
+};
+
+template <class M>
+class TypedCell;
+
+/// A backpressured send of an M: the envelope waits in the target's queue of parked sends.
+template <class M>
+class SendState final : public ParkedSend {
+ public:
+  SendState(TypedCell<M>& target, Envelope<M>& envelope, TimePoint deadline) noexcept
+      : ParkedSend(envelope), target_(&target), deadline_(deadline) {}
+  ~SendState() override {
+    if (owns_message()) Envelope<M>::destroy(envelope());
+  }
+
+  TypedCell<M>& target() const noexcept { return static_cast<TypedCell<M>&>(*target_); }
+  TimePoint deadline() const noexcept { return deadline_; }
+  /// Gives up waiting: true if the send was still parked (its message comes back as timed_out).
+  bool withdraw() noexcept { return target_->withdraw(*this); }
+
+  /// Blocks until the send is settled or its deadline passes (then it is withdrawn: timed_out),
+  /// and says how it went. Throws BlockingWaitError on a thread that runs actors.
+  Expected<void, SendError<M>> wait(std::string_view operation) {
+    Runtime& rt = target_->runtime();
+    if (!completion().wait_until(rt, deadline_, operation) && !withdraw()) {
+      // Let in just as we gave up: it is being settled now.
+      completion().wait_until(rt, TimePoint::max(), operation);
+    }
+    return take_outcome();
+  }
+
+  /// What became of the send, once it is settled (completion() done, or withdraw() true). Once:
+  /// a message handed back is moved out.
+  Expected<void, SendError<M>> take_outcome() {
+    const State st = state();
+    if (st == State::queued) {
+      if (CellCore* sender = CellCore::current()) sender->count_sent();
+      return {};
+    }
+    M back = std::move(envelope()->message);
+    Envelope<M>::destroy(envelope());
+    taken_ = true;
+    if (st == State::withdrawn) {
+      target_->count_rejected();
+      return unexpected(SendError<M>(std::move(back), target_->id(), target_->status(), SendFailure::timed_out,
+                                     target_->mailbox_capacity()));
+    }
+    return unexpected(SendError<M>(std::move(back), target_->id(), target_->status()));
+  }
+
+ private:
+  Envelope<M>* envelope() const noexcept { return static_cast<Envelope<M>*>(node_); }
+  /// The envelope is ours unless the mailbox took it (queued) or take_outcome() already freed it.
+  bool owns_message() const noexcept { return !taken_ && state() != State::queued; }
+
+  Ref<CellCore> target_;
+  TimePoint deadline_;
+  bool taken_ = false;
+};
+
 template <class M>
 class TypedCell : public CellCore {
  public:
-  /// Queues `message`; `receipt`, if given, hears when it has been handled or discarded.
-  /// @thread any
-  Expected<void, SendError<M>> send(M&& message, Receipt* receipt = nullptr) {
+  /// Queues `message`; `receipt`, if given, hears when it has been handled or discarded. `mode`
+  /// says what a full bounded mailbox does (see SendMode). @thread any
+  Expected<void, SendError<M>> send(M&& message, Receipt* receipt = nullptr, SendMode mode = SendMode::cast) {
     if (!accepts_messages()) return unexpected(SendError<M>(std::move(message), id(), status()));
     CellCore* const sender = CellCore::current();
+    Envelope<M>* envelope = wrap(std::move(message), sender, receipt);
+    const bool try_only = mode == SendMode::attempt;
+    const Pushed pushed = sender == this ? push_own_message(*envelope, try_only) : push_message(*envelope, try_only);
+    if (pushed == Pushed::queued || pushed == Pushed::dropped) [[likely]] {
+      if (sender != nullptr) sender->count_sent();
+      return {};
+    }
+    if (pushed == Pushed::full && mode == SendMode::cast && may_wait(sender)) {
+      // Backpressure outside actors: wait for room as long as it takes.
+      return park_envelope(*envelope, TimePoint::max())->wait("cast to a full mailbox");
+    }
+    return refuse(*envelope, pushed, mode);
+  }
+
+  /// The first step of ActorRef::send: queued, refused, or parked to wait for room until
+  /// `deadline` (the returned state; the caller waits on its completion). @thread any
+  std::variant<Expected<void, SendError<M>>, Ref<SendState<M>>> begin_send(M&& message, TimePoint deadline) {
+    if (!accepts_messages()) return unexpected(SendError<M>(std::move(message), id(), status()));
+    CellCore* const sender = CellCore::current();
+    Envelope<M>* envelope = wrap(std::move(message), sender, nullptr);
+    const Pushed pushed = sender == this ? push_own_message(*envelope) : push_message(*envelope);
+    if (pushed == Pushed::queued || pushed == Pushed::dropped) {
+      if (sender != nullptr) sender->count_sent();
+      return Expected<void, SendError<M>>();
+    }
+    // An actor that waited for room in its own mailbox would wait for ever: nothing drains it meanwhile.
+    if (pushed == Pushed::full && overflow() == Overflow::backpressure && sender != this)
+      return park_envelope(*envelope, deadline);
+    return refuse(*envelope, pushed, SendMode::no_wait);
+  }
+
+ protected:
+  using CellCore::CellCore;
+
+ private:
+  Envelope<M>* wrap(M&& message, CellCore* sender, Receipt* receipt) {
     auto* envelope = Envelope<M>::make(std::move(message), Envelope<M>::memory_for(sender == this));
     if (receipt != nullptr) {
       receipt->retain();
@@ -125,18 +226,34 @@ class TypedCell : public CellCore {
       if (const std::uint8_t obs = system().observing()) [[unlikely]]
         note_send(*envelope, obs, (obs & kTypeNames) ? message_type_name(envelope->message) : std::string_view());
     }
-    if (sender == this ? push_own_message(*envelope) : push_message(*envelope)) {
-      if (sender != nullptr) sender->count_sent();
-      return {};
-    }
-    M back = std::move(envelope->message);
-    if (receipt != nullptr) receipt->release();
-    Envelope<M>::destroy(envelope);
-    return unexpected(SendError<M>(std::move(back), id(), status()));
+    return envelope;
+  }
+
+  /// Whether this thread may block until a backpressured mailbox has room: not an actor's (nor
+  /// this actor's own) and not a runtime's.
+  bool may_wait(CellCore* sender) const noexcept {
+    return overflow() == Overflow::backpressure && sender == nullptr && !this_thread_runs_actors();
+  }
+
+  Ref<SendState<M>> park_envelope(Envelope<M>& envelope, TimePoint deadline) {
+    auto st = make_ref<SendState<M>>(*this, envelope, deadline);
+    park(*st);
+    return st;
+  }
+
+  /// Hands a message that was not queued back inside the error that says why.
+  Expected<void, SendError<M>> refuse(Envelope<M>& envelope, Pushed pushed, SendMode mode) {
+    M back = std::move(envelope.message);
+    if (Receipt* receipt = envelope.receipt) receipt->release();
+    Envelope<M>::destroy(&envelope);
+    if (pushed == Pushed::closed) return unexpected(SendError<M>(std::move(back), id(), status()));
+    count_rejected();
+    const SendFailure why =
+        overflow() == Overflow::backpressure && mode != SendMode::attempt ? SendFailure::would_block : SendFailure::full;
+    return unexpected(SendError<M>(std::move(back), id(), status(), why, mailbox_capacity()));
   }
 
  protected:
-  using CellCore::CellCore;
   void destroy_message(MailboxNode& n) noexcept override {
     auto* envelope = static_cast<Envelope<M>*>(&n);
     Receipt* receipt = envelope->receipt;

@@ -1,0 +1,157 @@
+// The bounded mailbox: a capacity on the message lane, and what a full one does with the next
+// message (reject, drop the newest, drop the oldest, or make the sender wait).
+//
+// The lane itself stays the lock-free inbox of an unbounded mailbox; the bound is kept by counting.
+// A message takes a slot when it is queued (senders raise received_ with a compare-and-swap that
+// checks for room) and gives it back when its handler begins (the drain raises started_). Senders
+// read started_ through a copy of their own (started_seen_) and look at the real one only when the
+// copy says full, so that a bound that is never reached costs them no read of the drain's line.
+//
+// drop_oldest cannot take the oldest message out of a lock-free stack from the sender's side: the
+// sender queues its message in the oldest one's slot (received_ stays as it is) and counts an
+// eviction, and the drain discards that many messages, in order, before it handles the next.
+// received_ only ever grows by a checked compare-and-swap, so what waits never exceeds the capacity,
+// even for an instant. Backpressured sends wait in a FIFO queue under a mutex; the drain moves them
+// into the mailbox as slots free.
+#include <actorscope/detail/cell_core.hpp>
+#include <actorscope/detail/system_core.hpp>
+
+#include "parked_queue.hpp"
+
+namespace actorscope::detail {
+
+std::uint64_t CellCore::waiting(std::uint64_t slots_taken, std::uint64_t started) noexcept {
+  return slots_taken > started ? slots_taken - started : 0;
+}
+
+bool CellCore::take_slot() noexcept {
+  std::uint64_t r = received_.load(std::memory_order_relaxed);
+  for (;;) {
+    if (waiting(r, started_seen_.load(std::memory_order_relaxed)) >= capacity_) {
+      // The copy may be old: look at the drain's own count before calling the mailbox full. (The
+      // copy is stored without ordering; it is only ever a value started_ once had, never ahead.)
+      const std::uint64_t started = started_.load(std::memory_order_acquire);
+      started_seen_.store(started, std::memory_order_relaxed);
+      if (waiting(r, started) >= capacity_) return false;
+    }
+    if (received_.compare_exchange_weak(r, r + 1, std::memory_order_relaxed)) return true;
+  }
+}
+
+Pushed CellCore::push_bounded(MessageNode& n, bool try_only, bool own) noexcept {
+  // Backpressured senders get in in the order they began to wait: nobody overtakes the queue.
+  const bool queue_behind = parked_ && has_parked_.load(std::memory_order_acquire);
+  bool evict = false;
+  if (queue_behind || !take_slot()) {
+    if (queue_behind || try_only || overflow_ == Overflow::reject || overflow_ == Overflow::backpressure)
+      return Pushed::full;
+    if (overflow_ == Overflow::drop_newest) {
+      dropped_.fetch_add(1, std::memory_order_relaxed);
+      destroy_message(n);
+      return Pushed::dropped;
+    }
+    // drop_oldest: the new message takes the oldest one's slot. The eviction is counted before the
+    // message is queued, so that a drain that takes the message also sees the eviction it owes.
+    dropped_.fetch_add(1, std::memory_order_release);
+    evict = true;
+  }
+  if (own) {
+    if (queue_own(n)) return Pushed::queued;
+  } else if (messages_.push(&n)) {
+    wake_if_idle(Urgency::normal);
+    return Pushed::queued;
+  }
+  // The lane closed under us (its messages are all discarded now): give the slot or the eviction back.
+  (evict ? dropped_ : received_).fetch_sub(1, std::memory_order_relaxed);
+  return Pushed::closed;
+}
+
+MailboxNode* CellCore::next_bounded_message() noexcept {
+  for (;;) {
+    if (message_queue_.empty()) {
+      message_queue_.append_lifo(messages_.take());
+      note_mailbox_depth();
+    }
+    MailboxNode* n = message_queue_.pop();
+    if (n == nullptr || n == &drain_marker_) return n;
+    if (overflow_ == Overflow::drop_oldest && discarded_ < dropped_.load(std::memory_order_acquire)) {
+      ++discarded_;  // the oldest waiting message makes room for a newer one
+      destroy_message(*n);
+      continue;
+    }
+    bump(started_);
+    if (parked_) {
+      // Pairs with the fence in park(): either this drain sees the parked send, or its sender
+      // sees the slot that was just freed.
+      std::atomic_thread_fence(std::memory_order_seq_cst);
+      if (has_parked_.load(std::memory_order_relaxed)) admit_parked();
+    }
+    return n;
+  }
+}
+
+void CellCore::admit_parked_locked(Settled& settled) noexcept {
+  ParkedQueue& q = *parked_;
+  while (!q.waiting.empty() && take_slot()) {
+    ParkedSend& p = q.waiting.front();
+    q.waiting.pop_front();
+    if (messages_.push(p.node_)) {
+      p.state_.store(ParkedSend::State::queued, std::memory_order_release);
+      wake_if_idle(Urgency::normal);
+    } else {
+      received_.fetch_sub(1, std::memory_order_relaxed);
+      p.state_.store(ParkedSend::State::closed, std::memory_order_release);
+    }
+    settled.list.push_back(p);
+  }
+  has_parked_.store(!q.waiting.empty(), std::memory_order_seq_cst);
+}
+
+void CellCore::admit_parked() noexcept {
+  Settled settled;
+  std::lock_guard lk(parked_->m);
+  admit_parked_locked(settled);
+}
+
+void CellCore::park(ParkedSend& p) noexcept {
+  Settled settled;  // declared first: its senders are told after the lock is released
+  std::lock_guard lk(parked_->m);
+  p.retain();  // held by the queue, or by `settled`
+  if (parked_->closed || !accepts_messages()) {
+    p.state_.store(ParkedSend::State::closed, std::memory_order_release);
+    settled.list.push_back(p);
+    return;
+  }
+  parked_->waiting.push_back(p);
+  has_parked_.store(true, std::memory_order_seq_cst);
+  // Pairs with the drain's fence: a slot freed before the drain could see us is taken here.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  admit_parked_locked(settled);
+}
+
+bool CellCore::withdraw(ParkedSend& p) noexcept {
+  {
+    std::lock_guard lk(parked_->m);
+    if (p.state_.load(std::memory_order_relaxed) != ParkedSend::State::parked) return false;
+    parked_->waiting.erase(parked_->waiting.iterator_to(p));
+    p.state_.store(ParkedSend::State::withdrawn, std::memory_order_release);
+    has_parked_.store(!parked_->waiting.empty(), std::memory_order_seq_cst);
+  }
+  p.release();  // the queue's reference; the caller holds its own
+  return true;
+}
+
+void CellCore::close_parked() noexcept {
+  Settled settled;
+  std::lock_guard lk(parked_->m);
+  parked_->closed = true;
+  while (!parked_->waiting.empty()) {
+    ParkedSend& p = parked_->waiting.front();
+    parked_->waiting.pop_front();
+    p.state_.store(ParkedSend::State::closed, std::memory_order_release);
+    settled.list.push_back(p);
+  }
+  has_parked_.store(false, std::memory_order_seq_cst);
+}
+
+}  // namespace actorscope::detail
