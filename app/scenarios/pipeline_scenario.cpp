@@ -2,6 +2,11 @@
 // 10 ms (about 1,000 a second); "enrich" takes 2-3 ms an item (at most 500 a second), so its
 // mailbox grows for as long as the scenario runs, while the stages before it keep up and the
 // ones after it idle.
+//
+// Beside it, the same load and the same slow stage with a bounded mailbox: "feeder" sends the same
+// bursts into "throttle" (32 messages, Overflow::backpressure), co_awaiting room for each item. The
+// throttle's mailbox stays at 32 and the feeder slows down to its pace, where enrich's backlog
+// grows without end.
 #include "scenarios/random.hpp"
 #include "scenarios/scenario.hpp"
 
@@ -52,6 +57,32 @@ struct Stage {
 
 struct Tick {};
 
+// The backpressured twin of Source: the same bursts, but each item waits for room in the first
+// stage's bounded mailbox, so the feeder goes no faster than that stage.
+struct Feeder {
+  using Message = Tick;
+  struct Setup {
+    ActorRef<Item> first;
+    std::uint64_t seed = 0;
+  };
+  using Arguments = Setup;
+  struct State {
+    ActorRef<Item> first;
+    Random rng{0};
+    std::uint64_t next_id = 0;
+  };
+  State pre_start(Context<Feeder>&, Setup s) { return State{std::move(s.first), Random(s.seed), 0}; }
+  void post_start(Context<Feeder>& ctx, State&) { (void)ctx.self().cast(Tick{}); }
+  Task<> handle(Context<Feeder>& ctx, Tick, State& s) {
+    co_await sleep(10ms);
+    for (std::uint64_t n = s.rng.between(6, 14); n > 0; --n) {
+      PendingSend<Item> room = s.first.send(Item{++s.next_id, static_cast<std::uint32_t>(s.rng.between(64, 4096))});
+      if (!co_await std::move(room)) co_return;  // the throttle stopped: so does the feed
+    }
+    (void)ctx.self().cast(Tick{});
+  }
+};
+
 // The load: every 10 ms a burst of 6 to 14 items into the first stage.
 struct Source {
   using Message = Tick;
@@ -100,6 +131,19 @@ struct Pipeline {
         .template spawn_linked<Source>({.name = "source"},
                                        Source::Setup{next, Random::derived(seed, 0).next()})
         .value();
+
+    // The bounded twin: as slow as enrich, but its mailbox holds 32 and the feeder waits for room.
+    ActorRef<Item> store =
+        ctx.template spawn_linked<Stage>({.name = "store"}, Stage::Setup{{}, 0, 0, Random::derived(seed, 7).next()})
+            .value();
+    ActorRef<Item> throttle =
+        ctx.template spawn_linked<Stage>(
+               {.name = "throttle", .mailbox_capacity = 32, .overflow = Overflow::backpressure},
+               Stage::Setup{store, 2, 3, Random::derived(seed, 8).next()})
+            .value();
+    (void)ctx
+        .template spawn_linked<Feeder>({.name = "feeder"}, Feeder::Setup{throttle, Random::derived(seed, 9).next()})
+        .value();
   }
   void handle(Context<Pipeline>&, Tick, std::uint64_t&) {}
 };
@@ -108,7 +152,8 @@ class PipelineScenario final : public Scenario {
  public:
   std::string_view name() const noexcept override { return "pipeline"; }
   std::string_view summary() const noexcept override {
-    return "five stages under load; the slow one (enrich) falls behind and its mailbox grows";
+    return "five stages under load; the slow one (enrich) falls behind and its mailbox grows, while its bounded "
+           "twin (throttle, 32 messages, backpressure) holds its feeder back";
   }
   void start(System& system, std::uint64_t seed) const override {
     auto root = system.spawn<Pipeline>({.name = "pipeline"}, seed);
@@ -120,7 +165,8 @@ class PipelineScenario final : public Scenario {
   bool send_demo_message(const ActorCell& actor) const override {
     static std::atomic<std::uint64_t> id{1'000'000};
     auto ref = actor.as<Item>();
-    return ref && ref->cast(Item{++id, 64}).has_value();
+    // try_cast: the observatory's thread never waits for room in the bounded stage.
+    return ref && ref->try_cast(Item{++id, 64}).has_value();
   }
 };
 

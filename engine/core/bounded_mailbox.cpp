@@ -7,6 +7,12 @@
 // read started_ through a copy of their own (started_seen_) and look at the real one only when the
 // copy says full, so that a bound that is never reached costs them no read of the drain's line.
 //
+// An actor's message to itself takes its slot without a compare-and-swap (own_slots_, which only
+// the actor writes), so that a bounded self-loop costs what an unbounded one does. The price: when
+// such a message races another sender for the last slot, both may get in, and for a moment one
+// more message waits than the capacity allows. Messages from other actors and threads alone never
+// exceed it.
+//
 // drop_oldest cannot take the oldest message out of a lock-free stack from the sender's side: the
 // sender queues its message in the oldest one's slot (received_ stays as it is) and counts an
 // eviction, and the drain discards that many messages, in order, before it handles the next.
@@ -20,19 +26,16 @@
 
 namespace actorscope::detail {
 
-std::uint64_t CellCore::waiting(std::uint64_t slots_taken, std::uint64_t started) noexcept {
-  return slots_taken > started ? slots_taken - started : 0;
-}
-
 bool CellCore::take_slot() noexcept {
   std::uint64_t r = received_.load(std::memory_order_relaxed);
   for (;;) {
-    if (waiting(r, started_seen_.load(std::memory_order_relaxed)) >= capacity_) {
+    const std::uint64_t taken = r + own_slots_.load(std::memory_order_relaxed);
+    if (waiting(taken, started_seen_.load(std::memory_order_relaxed)) >= capacity_) {
       // The copy may be old: look at the drain's own count before calling the mailbox full. (The
       // copy is stored without ordering; it is only ever a value started_ once had, never ahead.)
       const std::uint64_t started = started_.load(std::memory_order_acquire);
       started_seen_.store(started, std::memory_order_relaxed);
-      if (waiting(r, started) >= capacity_) return false;
+      if (waiting(taken, started) >= capacity_) return false;
     }
     if (received_.compare_exchange_weak(r, r + 1, std::memory_order_relaxed)) return true;
   }
@@ -66,28 +69,25 @@ Pushed CellCore::push_bounded(MessageNode& n, bool try_only, bool own) noexcept 
   return Pushed::closed;
 }
 
-MailboxNode* CellCore::next_bounded_message() noexcept {
-  for (;;) {
-    if (message_queue_.empty()) {
-      message_queue_.append_lifo(messages_.take());
-      note_mailbox_depth();
-    }
-    MailboxNode* n = message_queue_.pop();
-    if (n == nullptr || n == &drain_marker_) return n;
-    if (overflow_ == Overflow::drop_oldest && discarded_ < dropped_.load(std::memory_order_acquire)) {
-      ++discarded_;  // the oldest waiting message makes room for a newer one
+MailboxNode* CellCore::begin_bounded_message(MailboxNode* n) noexcept {
+  if (overflow_ == Overflow::drop_oldest) {
+    // The oldest waiting messages make room for newer ones: as many as were evicted, in order.
+    while (n != nullptr && n != &drain_marker_ && discarded_ < dropped_.load(std::memory_order_acquire)) {
+      ++discarded_;
       destroy_message(*n);
-      continue;
+      if (message_queue_.empty()) message_queue_.append_lifo(messages_.take());
+      n = message_queue_.pop();
     }
-    bump(started_);
-    if (parked_) {
-      // Pairs with the fence in park(): either this drain sees the parked send, or its sender
-      // sees the slot that was just freed.
-      std::atomic_thread_fence(std::memory_order_seq_cst);
-      if (has_parked_.load(std::memory_order_relaxed)) admit_parked();
-    }
-    return n;
+    if (n == nullptr || n == &drain_marker_) return n;
   }
+  started_.store(started_.load(std::memory_order_relaxed) + 1, std::memory_order_release);
+  if (parked_) {
+    // Pairs with the fence in park(): either this drain sees the parked send, or its sender
+    // sees the slot that was just freed.
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (has_parked_.load(std::memory_order_relaxed)) admit_parked();
+  }
+  return n;
 }
 
 void CellCore::admit_parked_locked(Settled& settled) noexcept {

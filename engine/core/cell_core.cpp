@@ -287,13 +287,16 @@ inline MailboxNode* CellCore::next_supervision() noexcept {
 }
 
 inline MailboxNode* CellCore::next_message() noexcept {
-  if (capacity_ != 0) [[unlikely]]
-    return next_bounded_message();
   if (message_queue_.empty()) {
     message_queue_.append_lifo(messages_.take());
     note_mailbox_depth();
   }
-  return message_queue_.pop();
+  MailboxNode* n = message_queue_.pop();
+  if (capacity_ != 0 && n != nullptr && n != &drain_marker_) [[unlikely]] {
+    if (overflow_ == Overflow::drop_oldest || parked_) return begin_bounded_message(n);
+    started_.store(started_.load(std::memory_order_relaxed) + 1, std::memory_order_release);  // its slot is free
+  }
+  return n;
 }
 
 // The in-flight node is a message (not a supervision event) and its hook is done: count it, then

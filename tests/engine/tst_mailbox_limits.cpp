@@ -79,6 +79,23 @@ struct PlainSender {
   }
 };
 
+/// On 0, sends itself 1 to 5 from its handler, saying which got in; records the others it handles.
+struct SelfFiller {
+  using Message = int;
+  Probe* probe = nullptr;
+  void handle(as::Context<SelfFiller>& ctx, int m, std::monostate&) {
+    if (m != 0) {
+      probe->record("got " + std::to_string(m));
+      return;
+    }
+    for (int i = 1; i <= 5; ++i) {
+      auto sent = ctx.self().cast(i);
+      probe->record((sent ? "queued " : std::string("refused ") + std::string(as::to_string(sent.error().kind())) + " ") +
+                    std::to_string(i));
+    }
+  }
+};
+
 }  // namespace
 
 class TestMailboxLimits : public QObject {
@@ -154,9 +171,27 @@ class TestMailboxLimits : public QObject {
     QVERIFY(sink.cast(99));
     QVERIFY(probe.wait_for(*sys, "got 99"));
     QCOMPARE(handled(probe), (std::vector<int>{3, 4, 5, 99}));
+    QVERIFY(sink.drain_and_wait(kTimeout));  // the counters are final once it has stopped
     const as::ActorStats s = sink.stats();
     QCOMPARE(s.dropped, std::uint64_t{2});
     QCOMPARE(s.handled, std::uint64_t{5});  // Hold, 3, 4, 5, 99
+  }
+
+  void an_actors_messages_to_itself_count_against_its_capacity() {
+    Probe probe;
+    auto sys = make_system();
+    auto filler = sys->spawn(SelfFiller{.probe = &probe}, bounded(3, as::Overflow::reject)).value();
+    QVERIFY(filler.cast(0));
+    QVERIFY(probe.wait_for(*sys, "got 3"));
+    const std::vector<std::string> expected = {"queued 1", "queued 2",  "queued 3",
+                                               "refused full 4", "refused full 5"};
+    const std::vector<std::string> events = probe.events();
+    QVERIFY(events.size() >= expected.size());
+    QCOMPARE(std::vector<std::string>(events.begin(), events.begin() + 5), expected);
+    QVERIFY(filler.drain_and_wait(kTimeout));
+    QCOMPARE(handled(probe), (std::vector<int>{1, 2, 3}));
+    QCOMPARE(filler.stats().rejected, std::uint64_t{2});
+    QCOMPARE(filler.stats().received, std::uint64_t{4});  // 0 and its three
   }
 
   void try_cast_refuses_a_full_mailbox_whatever_its_policy() {

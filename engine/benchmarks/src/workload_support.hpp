@@ -87,6 +87,7 @@ void add_messaging_benchmarks(std::vector<Benchmark>& out);
 void add_lifecycle_benchmarks(std::vector<Benchmark>& out);
 void add_timer_benchmarks(std::vector<Benchmark>& out);
 void add_memory_benchmarks(std::vector<Benchmark>& out);
+void add_mailbox_benchmarks(std::vector<Benchmark>& out);
 void add_scaling_benchmarks(std::vector<Benchmark>& out);
 void add_observe_benchmarks(std::vector<Benchmark>& out);
 

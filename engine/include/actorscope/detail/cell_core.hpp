@@ -168,8 +168,18 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   /// of a self-send. @thread owner
   Pushed push_own_message(MessageNode& n, bool try_only = false) noexcept {
     if (!accepts_messages()) return Pushed::closed;
-    if (capacity_ != 0) [[unlikely]]
-      return push_bounded(n, try_only, true);
+    if (capacity_ != 0) [[unlikely]] {
+      // A slot of a bounded mailbox, taken without a compare-and-swap: only this thread writes
+      // own_slots_ and started_ (see bounded_mailbox.cpp for what that allows).
+      const std::uint64_t own = own_slots_.load(std::memory_order_relaxed);
+      if (parked_ || waiting(received_.load(std::memory_order_relaxed) + own,
+                             started_.load(std::memory_order_relaxed)) >= capacity_)
+        return push_bounded(n, try_only, true);
+      if (!queue_own(n)) [[unlikely]]
+        return Pushed::closed;
+      own_slots_.store(own + 1, std::memory_order_relaxed);
+      return Pushed::queued;
+    }
     if (!queue_own(n)) [[unlikely]]
       return Pushed::closed;
     bump(received_own_);
@@ -264,11 +274,15 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   }
   // The bounded mailbox (core/bounded_mailbox.cpp). A message takes a slot when it is queued and
   // frees it when its handler begins (a drop_oldest message takes over the slot of the one it
-  // evicts); waiting() is the number of taken slots: received_ - started_.
+  // evicts); waiting() is the number of taken slots: received_ + own_slots_ - started_.
   Pushed push_bounded(MessageNode& n, bool try_only, bool own) noexcept;
   bool take_slot() noexcept;
-  static std::uint64_t waiting(std::uint64_t slots_taken, std::uint64_t started) noexcept;
-  MailboxNode* next_bounded_message() noexcept;
+  static std::uint64_t waiting(std::uint64_t slots_taken, std::uint64_t started) noexcept {
+    return slots_taken > started ? slots_taken - started : 0;
+  }
+  /// The message `n` (just taken from the queue) is about to be handled: free its slot, or, for
+  /// drop_oldest, discard it if an eviction is owed and take the next one instead.
+  MailboxNode* begin_bounded_message(MailboxNode* n) noexcept;
   struct ParkedQueue;
   struct Settled;
   /// Moves parked sends into the mailbox while there is room; `settled` collects them, to be told
@@ -303,12 +317,16 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   /// in the place of an evicted one.
   std::uint64_t received() const noexcept {
     std::uint64_t n = received_.load(std::memory_order_relaxed) + received_own_.load(std::memory_order_relaxed);
-    if (capacity_ != 0 && overflow_ == Overflow::drop_oldest) n += dropped_.load(std::memory_order_relaxed);
+    if (capacity_ != 0) {
+      n += own_slots_.load(std::memory_order_relaxed);
+      if (overflow_ == Overflow::drop_oldest) n += dropped_.load(std::memory_order_relaxed);
+    }
     return n;
   }
   /// What waits in a bounded mailbox.
   std::uint64_t bounded_depth() const noexcept {
-    return waiting(received_.load(std::memory_order_relaxed), started_.load(std::memory_order_relaxed));
+    return waiting(received_.load(std::memory_order_relaxed) + own_slots_.load(std::memory_order_relaxed),
+                   started_.load(std::memory_order_relaxed));
   }
   void complete_task() noexcept;
   void drop_in_flight() noexcept;
@@ -399,9 +417,11 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   // -- written by every sender --
   Inbox messages_{&drain_marker_};
   std::atomic<std::uint64_t> received_{0};  // statistics: by any sender
-  // Bounded mailboxes only: received_ counts the slots taken; the senders' last look at started_
-  // (never ahead of it); the messages dropped (for drop_oldest, the evictions the drain carries out
-  // as it comes to them) and refused.
+  // Bounded mailboxes only: received_ counts the slots other senders took, own_slots_ those the
+  // actor took for its own messages (written by the owner only, read by senders on the same line);
+  // the senders' last look at started_ (never ahead of it); the messages dropped (for drop_oldest,
+  // the evictions the drain carries out as it comes to them) and refused.
+  std::atomic<std::uint64_t> own_slots_{0};
   std::atomic<std::uint64_t> started_seen_{0};
   std::atomic<std::uint64_t> dropped_{0};
   std::atomic<std::uint64_t> rejected_{0};
