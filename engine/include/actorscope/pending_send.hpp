@@ -41,15 +41,31 @@ class [[nodiscard]] PendingSend {
     return st_->wait("send(...).get()");
   }
 
+  /// What co_await uses: a send settled at once resumes at once (no coroutine frame is made for
+  /// it, which a pipeline stage would pay on every item); one that waits runs await_room.
+  class Awaiter {
+   public:
+    explicit Awaiter(Result settled) : settled_(std::move(settled)) {}
+    explicit Awaiter(Task<Result> waiting) noexcept : waiting_(std::move(waiting)) {}
+    bool await_ready() const noexcept { return settled_.has_value(); }
+    template <class P>
+    std::coroutine_handle<> await_suspend(std::coroutine_handle<P> parent) noexcept {
+      return waiting_.await_suspend(parent);
+    }
+    Result await_resume() { return settled_ ? std::move(*settled_) : waiting_.await_resume(); }
+
+   private:
+    std::optional<Result> settled_;
+    Task<Result> waiting_;
+  };
+
   /// Waits without blocking the thread.
-  Task<Result> operator co_await() && {
-    if (settled_) return ready(std::move(*settled_));
-    return await_room(std::move(st_));
+  Awaiter operator co_await() && {
+    if (settled_) return Awaiter(std::move(*settled_));
+    return Awaiter(await_room(std::move(st_)));
   }
 
  private:
-  static Task<Result> ready(Result r) { co_return r; }
-
   static Task<Result> await_room(Ref<detail::SendState<M>> st) {
     // A frame destroyed while it waits (the actor was killed, or as::timeout ran out around the
     // send) takes its message back: nobody is left to hear how the send went.
