@@ -3,6 +3,7 @@
 #pragma once
 
 #include <actorscope/actor_cell.hpp>
+#include <actorscope/derived_ref.hpp>
 #include <actorscope/detail/message_timer.hpp>
 #include <actorscope/detail/type_info.hpp>
 #include <actorscope/detail/typed_cell.hpp>
@@ -16,12 +17,6 @@
 #include <utility>
 
 namespace actorscope {
-
-namespace detail {
-/// A function that builds a message of type M.
-template <class F, class M>
-concept message_builder = std::invocable<F&> && std::constructible_from<M, std::invoke_result_t<F&>>;
-}  // namespace detail
 
 template <class M>
 class ActorRef : public ActorCell {
@@ -91,6 +86,17 @@ class ActorRef : public ActorCell {
     requires(!std::is_same_v<std::chrono::duration<Rep, Period>, Duration>)
   PendingCall<detail::reply_type_t<B>> call(B&& builder, std::chrono::duration<Rep, Period> timeout) const {
     return call(std::forward<B>(builder), std::chrono::duration_cast<Duration>(timeout));
+  }
+
+  /// A reference that accepts only Sub messages, each converted into M on the way in (ractor's
+  /// DerivedActorRef): hand it to code that should see one part of this actor's protocol and not
+  /// the rest. It can cast, call, set timers, stop, kill and be monitored; a failed send hands the
+  /// Sub message back, so M must give one back (Sub an alternative of M's std::variant, or Sub
+  /// constructible from M). An empty ActorRef gives an empty DerivedRef. @thread any
+  template <class Sub>
+    requires std::constructible_from<M, Sub&&>
+  DerivedRef<Sub> derived() const noexcept {
+    return DerivedRef<Sub>(cell_, detail::derived_ops<M, Sub>);
   }
 
   /// Sends `make()` every `period`, the first one period from now, at absolute deadlines

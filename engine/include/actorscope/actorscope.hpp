@@ -7,6 +7,7 @@
 #include <actorscope/actor_ref.hpp>
 #include <actorscope/actor_stats.hpp>
 #include <actorscope/actor_status.hpp>
+#include <actorscope/derived_ref.hpp>
 #include <actorscope/errors.hpp>
 #include <actorscope/expected.hpp>
 #include <actorscope/interval.hpp>

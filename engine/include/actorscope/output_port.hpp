@@ -5,6 +5,7 @@
 #pragma once
 
 #include <actorscope/actor_ref.hpp>
+#include <actorscope/derived_ref.hpp>
 #include <actorscope/detail/core_access.hpp>
 #include <actorscope/detail/typed_cell.hpp>
 #include <actorscope/errors.hpp>
@@ -98,13 +99,27 @@ constexpr bool maps_to() {
   }
 }
 
-template <class T, class M, class F>
+/// Queues a port's message at an ActorRef or a DerivedRef subscriber, with the subscription's receipt.
+template <class M>
+Expected<void, SendError<M>> deliver(const ActorRef<M>& to, M&& message, Receipt* receipt, SendMode mode) {
+  return static_cast<TypedCell<M>&>(*CoreAccess::cell(to)).send(std::move(message), receipt, mode);
+}
+template <class Sub>
+Expected<void, SendError<Sub>> deliver(const DerivedRef<Sub>& to, Sub&& message, Receipt* receipt, SendMode mode) {
+  return DerivedAccess::send(to, std::move(message), receipt, mode);
+}
+
+/// A subscription whose subscriber is `Target` (an ActorRef<M> or a DerivedRef<M>), taking M.
+template <class T, class Target, class F>
 class TypedSubscription final : public PortSubscription<T> {
   using Offer = typename PortSubscription<T>::Offer;
+  using M = typename Target::Message;
 
  public:
-  TypedSubscription(ActorRef<M> subscriber, std::size_t capacity, typename SubscriptionCore::Counter port_drops, F map)
-      : PortSubscription<T>(subscriber, capacity, std::move(port_drops)), map_(std::move(map)) {}
+  TypedSubscription(Target subscriber, std::size_t capacity, typename SubscriptionCore::Counter port_drops, F map)
+      : PortSubscription<T>(subscriber, capacity, std::move(port_drops)),
+        target_(std::move(subscriber)),
+        map_(std::move(map)) {}
 
   Offer offer(const T& value) noexcept override {
     if (!this->is_active()) return Offer::gone;
@@ -127,9 +142,8 @@ class TypedSubscription final : public PortSubscription<T> {
       this->count_dropped();
       return Offer::dropped;
     }
-    auto& cell = static_cast<TypedCell<M>&>(*CoreAccess::cell(this->subscriber()));
     // A port never waits for a subscriber: a full bounded mailbox drops or refuses by its policy.
-    auto sent = cell.send(std::move(*message), this, SendMode::no_wait);
+    auto sent = deliver(target_, std::move(*message), this, SendMode::no_wait);
     if (sent) {
       this->count_delivered();
       return Offer::delivered;
@@ -142,6 +156,7 @@ class TypedSubscription final : public PortSubscription<T> {
   }
 
  private:
+  Target target_;
   F map_;
 };
 }  // namespace detail
@@ -197,23 +212,34 @@ class OutputPort {
     static_assert(detail::maps_to<std::invoke_result_t<F&, const T&>, M>(),
                   "the map of an OutputPort subscription must return the subscriber's message (or a "
                   "std::optional of it, to skip values)");
-    if (!subscriber)
-      throw OutputPortError("OutputPort::subscribe: the subscriber handle is empty; pass a handle returned by spawn");
-    if (!s_) throw OutputPortError("OutputPort::subscribe: this port was moved from; subscribe to the port it moved to");
-    auto sub = make_ref<detail::TypedSubscription<T, M, F>>(subscriber, options.capacity, s_->drops, std::move(map));
-    {
-      std::lock_guard lk(s_->m);
-      auto next = std::make_shared<List>(*s_->list);
-      next->emplace_back(sub);
-      s_->list = std::move(next);
-    }
-    return Subscription(Ref<detail::SubscriptionCore>(std::move(sub)));
+    return add(subscriber, std::move(map), options);
   }
   /// The same for a subscriber whose message type can be built from T directly.
   template <class M>
     requires std::constructible_from<M, const T&>
   Subscription subscribe(const ActorRef<M>& subscriber, SubscribeOptions options = {}) {
     return subscribe(subscriber, [](const T& v) { return M(v); }, options);
+  }
+
+  /// Subscribes through a derived reference: each value v becomes the Sub message `map(v)` (or is
+  /// skipped when a std::optional map returns nullopt), converted into the actor's own message type
+  /// on the way in. Drops are counted and a dead subscriber is forgotten, as for an ActorRef.
+  /// ```cpp context=outside
+  /// prices.subscribe(counter.derived<Add>(), [](const Price& p) { return Add{p.cents}; });
+  /// ```
+  template <class Sub, class F>
+    requires std::invocable<F&, const T&>
+  Subscription subscribe(const DerivedRef<Sub>& subscriber, F map, SubscribeOptions options = {}) {
+    static_assert(detail::maps_to<std::invoke_result_t<F&, const T&>, Sub>(),
+                  "the map of an OutputPort subscription through a DerivedRef<Sub> must return a Sub (or a "
+                  "std::optional of it, to skip values)");
+    return add(subscriber, std::move(map), options);
+  }
+  /// The same for a derived reference whose Sub can be built from T directly.
+  template <class Sub>
+    requires std::constructible_from<Sub, const T&>
+  Subscription subscribe(const DerivedRef<Sub>& subscriber, SubscribeOptions options = {}) {
+    return subscribe(subscriber, [](const T& v) { return Sub(v); }, options);
   }
 
   /// Ends every subscription of `subscriber`; returns how many there were.
@@ -272,6 +298,23 @@ class OutputPort {
 
  private:
   using List = std::vector<Ref<detail::PortSubscription<T>>>;
+
+  template <class Target, class F>
+  Subscription add(const Target& subscriber, F map, SubscribeOptions options) {
+    if (!subscriber)
+      throw OutputPortError("OutputPort::subscribe: the subscriber handle is empty; pass a handle returned by spawn");
+    if (!s_) throw OutputPortError("OutputPort::subscribe: this port was moved from; subscribe to the port it moved to");
+    auto sub =
+        make_ref<detail::TypedSubscription<T, Target, F>>(subscriber, options.capacity, s_->drops, std::move(map));
+    {
+      std::lock_guard lk(s_->m);
+      auto next = std::make_shared<List>(*s_->list);
+      next->emplace_back(sub);
+      s_->list = std::move(next);
+    }
+    return Subscription(Ref<detail::SubscriptionCore>(std::move(sub)));
+  }
+
   // The subscriber list is copy-on-write: send() takes a snapshot under the lock and offers outside
   // it, so user map functions never run under a lock and a slow subscriber never blocks subscribe.
   struct Shared {

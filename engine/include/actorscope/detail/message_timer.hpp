@@ -6,11 +6,17 @@
 #include <actorscope/detail/typed_cell.hpp>
 #include <actorscope/timer.hpp>
 
+#include <concepts>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 namespace actorscope::detail {
+
+/// A function that builds a message of type M.
+template <class F, class M>
+concept message_builder = std::invocable<F&> && std::constructible_from<M, std::invoke_result_t<F&>>;
 
 template <class M, class F>
 class MessageTimer final : public TimerCore {
