@@ -8,14 +8,18 @@
 #include <actorscope/detail/typed_cell.hpp>
 #include <actorscope/errors.hpp>
 #include <actorscope/expected.hpp>
+#include <actorscope/pending_send.hpp>
 #include <actorscope/reply.hpp>
+#include <actorscope/task.hpp>
 #include <actorscope/timer.hpp>
 
 #include <chrono>
 #include <concepts>
 #include <cstddef>
+#include <cstdlib>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -35,23 +39,63 @@ template <class T, class... Ts>
 struct is_alternative_of<T, std::variant<Ts...>>
     : std::bool_constant<(static_cast<int>(std::is_same_v<T, Ts>) + ... + 0) == 1> {};
 
-template <class>
-inline constexpr bool dependent_false = false;
-
 /// The Sub message inside a full message M that was built from one and could not be delivered.
 template <class M, class Sub>
 Sub message_back(M&& message) {
+  static_assert(is_alternative_of<Sub, M>::value || std::constructible_from<Sub, M&&>,
+                "derived<Sub>(): a failed send hands the Sub message back, so the actor's message type must "
+                "give one back: make Sub one of the alternatives of its std::variant, or give Sub a "
+                "constructor from the actor's message type");
   if constexpr (is_alternative_of<Sub, M>::value) {
     return std::get<Sub>(std::move(message));
   } else if constexpr (std::constructible_from<Sub, M&&>) {
     return Sub(std::move(message));
   } else {
-    static_assert(dependent_false<Sub>,
-                  "derived<Sub>(): a failed send hands the Sub message back, so the actor's message type must "
-                  "give one back: make Sub one of the alternatives of its std::variant, or give Sub a "
-                  "constructor from the actor's message type");
+    std::abort();  // not reached: the static_assert above has failed the build
   }
 }
+
+/// A send's outcome with the undelivered message, if any, handed back as the Sub it was made from.
+template <class M, class Sub>
+Expected<void, SendError<Sub>> outcome_back(Expected<void, SendError<M>>&& sent) {
+  if (sent) return {};
+  SendError<M>& failure = sent.error();
+  return unexpected(SendError<Sub>(message_back<M, Sub>(std::move(failure.message())), failure));
+}
+
+/// A backpressured send through a derived reference that has to wait: the PendingSend<M> of the
+/// actor's own type behind an interface that names Sub only.
+template <class Sub>
+class DerivedSendWait : public RefCounted {
+ public:
+  using Result = Expected<void, SendError<Sub>>;
+  virtual bool is_ready() const noexcept = 0;
+  /// PendingSend<M>::get(), with the message handed back as Sub.
+  virtual Result get() = 0;
+  /// co_await of the PendingSend<M>, with the message handed back as Sub. Once.
+  virtual Task<Result> wait() = 0;
+};
+template <class M, class Sub>
+class DerivedSendWaitOf final : public DerivedSendWait<Sub> {
+  using Result = Expected<void, SendError<Sub>>;
+
+ public:
+  explicit DerivedSendWaitOf(PendingSend<M> pending) : pending_(std::move(pending)) {}
+  bool is_ready() const noexcept override { return pending_.is_ready(); }
+  Result get() override { return outcome_back<M, Sub>(pending_.get()); }
+  Task<Result> wait() override { return converted(std::move(pending_)); }
+
+ private:
+  static Task<Result> converted(PendingSend<M> pending) {
+    Expected<void, SendError<M>> sent = co_await std::move(pending);
+    co_return outcome_back<M, Sub>(std::move(sent));
+  }
+  PendingSend<M> pending_;
+};
+
+/// How a backpressured send through a derived reference begins: settled at once, or waiting for room.
+template <class Sub>
+using DerivedSendBegun = std::variant<Expected<void, SendError<Sub>>, Ref<DerivedSendWait<Sub>>>;
 
 /// Makes the Sub messages of a derived reference's timer; type-erased so that DerivedRef, which does
 /// not know the actor's message type, can hand any function to the table that does.
@@ -77,6 +121,8 @@ template <class Sub>
 struct DerivedOps {
   /// TypedCell<M>::send of M(message); a message that is not queued comes back as Sub.
   Expected<void, SendError<Sub>> (*send)(CellCore& cell, Sub&& message, Receipt* receipt, SendMode mode);
+  /// TypedCell<M>::begin_send of M(message): settled at once, or a send waiting for room.
+  DerivedSendBegun<Sub> (*begin_send)(CellCore& cell, Sub&& message, TimePoint deadline);
   /// Starts a MessageTimer<M> whose messages are M(make()).
   Ref<TimerCore> (*start_timer)(Ref<CellCore> cell, TimerCore::Kind kind, Duration period, MissedTick policy,
                                 std::unique_ptr<SubMaker<Sub>> make);
@@ -84,10 +130,15 @@ struct DerivedOps {
 
 template <class M, class Sub>
 Expected<void, SendError<Sub>> send_derived(CellCore& cell, Sub&& message, Receipt* receipt, SendMode mode) {
-  auto sent = static_cast<TypedCell<M>&>(cell).send(M(std::move(message)), receipt, mode);
-  if (sent) return {};
-  SendError<M>& failure = sent.error();
-  return unexpected(SendError<Sub>(message_back<M, Sub>(std::move(failure.message())), failure));
+  return outcome_back<M, Sub>(static_cast<TypedCell<M>&>(cell).send(M(std::move(message)), receipt, mode));
+}
+
+template <class M, class Sub>
+DerivedSendBegun<Sub> begin_derived_send(CellCore& cell, Sub&& message, TimePoint deadline) {
+  auto begun = static_cast<TypedCell<M>&>(cell).begin_send(M(std::move(message)), deadline);
+  if (auto* waiting = std::get_if<Ref<SendState<M>>>(&begun))
+    return Ref<DerivedSendWait<Sub>>(make_ref<DerivedSendWaitOf<M, Sub>>(PendingSend<M>(std::move(*waiting))));
+  return outcome_back<M, Sub>(std::get<0>(std::move(begun)));
 }
 
 template <class M, class Sub>
@@ -100,7 +151,8 @@ Ref<TimerCore> start_derived_timer(Ref<CellCore> cell, TimerCore::Kind kind, Dur
 }
 
 template <class M, class Sub>
-inline constexpr DerivedOps<Sub> derived_ops{&send_derived<M, Sub>, &start_derived_timer<M, Sub>};
+inline constexpr DerivedOps<Sub> derived_ops{&send_derived<M, Sub>, &begin_derived_send<M, Sub>,
+                                             &start_derived_timer<M, Sub>};
 
 /// The engine's way to a derived reference's raw send (an output port passes its receipt and never
 /// waits).
@@ -113,6 +165,46 @@ struct DerivedAccess {
 };
 
 }  // namespace detail
+
+/// The outcome of DerivedRef::send, as PendingSend is ActorRef::send's: settled at once, or waiting
+/// for room in a backpressured mailbox until its timeout. co_await it in a coroutine handler; get() it
+/// outside actors. A failure hands the Sub message back.
+template <class Sub>
+class [[nodiscard]] PendingDerivedSend {
+ public:
+  using Result = Expected<void, SendError<Sub>>;
+
+  /// For the engine: a send settled without waiting.
+  explicit PendingDerivedSend(Result settled) : settled_(std::move(settled)) {}
+  /// For the engine: a send that waits for room.
+  explicit PendingDerivedSend(Ref<detail::DerivedSendWait<Sub>> waiting) noexcept : st_(std::move(waiting)) {}
+
+  /// Whether the send was settled without waiting.
+  bool is_ready() const noexcept { return settled_.has_value() || st_->is_ready(); }
+
+  /// Blocks until the message is in the mailbox, the timeout passes (SendFailure::timed_out) or the
+  /// actor stops (SendFailure::stopped), as PendingSend::get. Throws BlockingWaitError on a thread
+  /// that runs actors: co_await the send there instead.
+  Result get() {
+    if (st_) return st_->get();
+    // Refused on an actor's thread even when settled, as PendingSend::get is: the same code must not
+    // work until the day the mailbox is full.
+    if (detail::this_thread_runs_actors()) throw BlockingWaitError("send(...).get()");
+    return std::move(*settled_);
+  }
+
+  /// Waits without blocking the thread.
+  Task<Result> operator co_await() && {
+    if (settled_) return ready(std::move(*settled_));
+    return st_->wait();
+  }
+
+ private:
+  static Task<Result> ready(Result r) { co_return r; }
+
+  std::optional<Result> settled_;
+  Ref<detail::DerivedSendWait<Sub>> st_;
+};
 
 /// A reference to an actor that accepts only Sub messages, made by ActorRef<M>::derived<Sub>(). Each
 /// Sub is converted into the actor's message type M on the way in; the type names Sub only, so two
@@ -150,6 +242,23 @@ class DerivedRef : public ActorCell {
     requires std::constructible_from<Sub, U&&>
   Expected<void, SendError<Sub>> try_cast(U&& message) const {
     return ops_->send(*cell_, Sub(std::forward<U>(message)), nullptr, detail::SendMode::attempt);
+  }
+
+  /// A send that waits for room in a backpressured mailbox, at most `timeout`, as ActorRef::send:
+  /// co_await it in a coroutine handler (the thread stays free), get() it outside actors. With any
+  /// other policy, or with room to spare, it is settled at once, as cast would be.
+  /// ```cpp context=handler
+  /// as::DerivedRef<Job> jobs = worker.derived<Job>();
+  /// if (auto sent = co_await jobs.send(Job{7}, 1s); !sent) ctx.log("job {} not sent", sent.error().message().id);
+  /// ```
+  template <class U>
+    requires std::constructible_from<Sub, U&&>
+  PendingDerivedSend<Sub> send(U&& message, Duration timeout = no_timeout) const {
+    const TimePoint deadline = deadline_after(cell_->runtime().now(), timeout);
+    auto begun = ops_->begin_send(*cell_, Sub(std::forward<U>(message)), deadline);
+    if (auto* waiting = std::get_if<Ref<detail::DerivedSendWait<Sub>>>(&begun))
+      return PendingDerivedSend<Sub>(std::move(*waiting));
+    return PendingDerivedSend<Sub>(std::get<0>(std::move(begun)));
   }
 
   /// Sends a request built around a fresh reply port, as ActorRef::call: `builder` makes a Sub (or
