@@ -33,7 +33,7 @@ bool CellCore::take_slot() noexcept {
     if (waiting(taken, started_seen_.load(std::memory_order_relaxed)) >= capacity_) {
       // The copy may be old: look at the drain's own count before calling the mailbox full. (The
       // copy is stored without ordering; it is only ever a value started_ once had, never ahead.)
-      const std::uint64_t started = started_.load(std::memory_order_acquire);
+      const std::uint64_t started = started_.load(std::memory_order_seq_cst);
       started_seen_.store(started, std::memory_order_relaxed);
       if (waiting(taken, started) >= capacity_) return false;
     }
@@ -80,13 +80,14 @@ MailboxNode* CellCore::begin_bounded_message(MailboxNode* n) noexcept {
     }
     if (n == nullptr || n == &drain_marker_) return n;
   }
-  started_.store(started_.load(std::memory_order_relaxed) + 1, std::memory_order_release);
-  if (parked_) {
-    // Pairs with the fence in park(): either this drain sees the parked send, or its sender
-    // sees the slot that was just freed.
-    std::atomic_thread_fence(std::memory_order_seq_cst);
-    if (has_parked_.load(std::memory_order_relaxed)) admit_parked();
+  if (!parked_) {
+    started_.store(started_.load(std::memory_order_relaxed) + 1, std::memory_order_release);
+    return n;
   }
+  // Sequentially consistent, as park()'s store of has_parked_ and take_slot()'s load of started_:
+  // either this drain sees the parked send, or its sender sees the slot that was just freed.
+  started_.store(started_.load(std::memory_order_relaxed) + 1, std::memory_order_seq_cst);
+  if (has_parked_.load(std::memory_order_seq_cst)) admit_parked();
   return n;
 }
 
@@ -123,9 +124,9 @@ void CellCore::park(ParkedSend& p) noexcept {
     return;
   }
   parked_->waiting.push_back(p);
+  // Pairs with the drain's store of started_ (see begin_bounded_message): a slot freed before the
+  // drain could see us is taken here.
   has_parked_.store(true, std::memory_order_seq_cst);
-  // Pairs with the drain's fence: a slot freed before the drain could see us is taken here.
-  std::atomic_thread_fence(std::memory_order_seq_cst);
   admit_parked_locked(settled);
 }
 
