@@ -57,51 +57,37 @@ struct Stage {
 
 struct Tick {};
 
-// The backpressured twin of Source: the same bursts, but each item waits for room in the first
-// stage's bounded mailbox, so the feeder goes no faster than that stage.
-struct Feeder {
-  using Message = Tick;
-  struct Setup {
-    ActorRef<Item> first;
-    std::uint64_t seed = 0;
-  };
-  using Arguments = Setup;
-  struct State {
-    ActorRef<Item> first;
-    Random rng{0};
-    std::uint64_t next_id = 0;
-  };
-  State pre_start(Context<Feeder>&, Setup s) { return State{std::move(s.first), Random(s.seed), 0}; }
-  void post_start(Context<Feeder>& ctx, State&) { (void)ctx.self().cast(Tick{}); }
-  Task<> handle(Context<Feeder>& ctx, Tick, State& s) {
-    co_await sleep(10ms);
-    for (std::uint64_t n = s.rng.between(6, 14); n > 0; --n) {
-      PendingSend<Item> room = s.first.send(Item{++s.next_id, static_cast<std::uint32_t>(s.rng.between(64, 4096))});
-      if (!co_await std::move(room)) co_return;  // the throttle stopped: so does the feed
-    }
-    (void)ctx.self().cast(Tick{});
-  }
-};
-
-// The load: every 10 ms a burst of 6 to 14 items into the first stage.
+// The load: every 10 ms a burst of 6 to 14 items into the first stage. With `await_room`, each item
+// waits for room in that stage's bounded mailbox, so the source goes no faster than the stage.
 struct Source {
   using Message = Tick;
   struct Setup {
     ActorRef<Item> first;
     std::uint64_t seed = 0;
+    bool await_room = false;
   };
   using Arguments = Setup;
   struct State {
-    ActorRef<Item> first;
+    Setup setup;
     Random rng{0};
     std::uint64_t next_id = 0;
   };
-  State pre_start(Context<Source>&, Setup s) { return State{std::move(s.first), Random(s.seed), 0}; }
+  State pre_start(Context<Source>&, Setup s) {
+    const std::uint64_t seed = s.seed;
+    return State{std::move(s), Random(seed), 0};
+  }
   void post_start(Context<Source>& ctx, State&) { (void)ctx.self().cast(Tick{}); }
   Task<> handle(Context<Source>& ctx, Tick, State& s) {
     co_await sleep(10ms);
-    for (std::uint64_t n = s.rng.between(6, 14); n > 0; --n)
-      (void)s.first.cast(Item{++s.next_id, static_cast<std::uint32_t>(s.rng.between(64, 4096))});
+    for (std::uint64_t n = s.rng.between(6, 14); n > 0; --n) {
+      Item item{++s.next_id, static_cast<std::uint32_t>(s.rng.between(64, 4096))};
+      if (!s.setup.await_room) {
+        (void)s.setup.first.cast(item);
+        continue;
+      }
+      PendingSend<Item> room = s.setup.first.send(item);
+      if (!co_await std::move(room)) co_return;  // the stage stopped: so does the feed
+    }
     (void)ctx.self().cast(Tick{});
   }
 };
@@ -142,7 +128,7 @@ struct Pipeline {
                Stage::Setup{store, 2, 3, Random::derived(seed, 8).next()})
             .value();
     (void)ctx
-        .template spawn_linked<Feeder>({.name = "feeder"}, Feeder::Setup{throttle, Random::derived(seed, 9).next()})
+        .template spawn_linked<Source>({.name = "feeder"}, Source::Setup{throttle, Random::derived(seed, 9).next(), true})
         .value();
   }
   void handle(Context<Pipeline>&, Tick, std::uint64_t&) {}

@@ -19,7 +19,7 @@
 namespace actorscope {
 
 template <class M>
-class ActorRef : public ActorCell {
+class ActorRef : public ActorCell, public detail::MessageTimerSends<ActorRef<M>, M> {
  public:
   using Message = M;
 
@@ -99,36 +99,9 @@ class ActorRef : public ActorCell {
     return DerivedRef<Sub>(cell_, detail::derived_ops<M, Sub>);
   }
 
-  /// Sends `make()` every `period`, the first one period from now, at absolute deadlines
-  /// start + k·period (handling time never shifts them; `policy` says what happens to deadlines
-  /// missed under load). `make` runs on a runtime thread, not the actor's: it must not touch the
-  /// actor's state. The timer ends when cancelled or when the actor stops taking messages.
-  /// @thread any
-  template <detail::message_builder<M> F>
-  TimerHandle send_interval(Duration period, F make, MissedTick policy = MissedTick::burst) const {
-    if (period <= Duration::zero())
-      throw TimerError("send_interval: the period must be positive (got " +
-                       std::to_string(std::chrono::duration_cast<std::chrono::microseconds>(period).count()) +
-                       " us); use send_after for a single message");
-    return start_message_timer(detail::TimerCore::Kind::interval, period, policy, std::move(make), "send_interval");
-  }
-
-  /// Sends one message after `delay`: either `message` itself, or `make()` if given a function.
-  /// @thread any
-  template <class X>
-    requires detail::message_builder<std::decay_t<X>, M> || std::constructible_from<M, X&&>
-  TimerHandle send_after(Duration delay, X&& message_or_make) const {
-    if constexpr (detail::message_builder<std::decay_t<X>, M>) {
-      return start_message_timer(detail::TimerCore::Kind::once, delay, MissedTick::burst,
-                                 std::forward<X>(message_or_make), "send_after");
-    } else {
-      return start_message_timer(detail::TimerCore::Kind::once, delay, MissedTick::burst,
-                                 [m = M(std::forward<X>(message_or_make))]() mutable { return std::move(m); },
-                                 "send_after");
-    }
-  }
-
  private:
+  friend class detail::MessageTimerSends<ActorRef<M>, M>;
+
   template <class F>
   TimerHandle start_message_timer(detail::TimerCore::Kind kind, Duration period, MissedTick policy, F&& make,
                                   std::string_view operation) const {

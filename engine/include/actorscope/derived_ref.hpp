@@ -216,7 +216,7 @@ class [[nodiscard]] PendingDerivedSend {
 /// (void)adder.cast(Add{5});
 /// ```
 template <class Sub>
-class DerivedRef : public ActorCell {
+class DerivedRef : public ActorCell, public detail::MessageTimerSends<DerivedRef<Sub>, Sub> {
  public:
   using Message = Sub;
 
@@ -286,35 +286,9 @@ class DerivedRef : public ActorCell {
     return call(std::forward<B>(builder), std::chrono::duration_cast<Duration>(timeout));
   }
 
-  /// Sends `make()` (a Sub) every `period`, as ActorRef::send_interval: the first one period from now,
-  /// at absolute deadlines; `policy` says what happens to deadlines missed under load. `make` runs on
-  /// a runtime thread, not the actor's. The timer ends when cancelled or when the actor stops taking
-  /// messages. @thread any
-  template <detail::message_builder<Sub> F>
-  TimerHandle send_interval(Duration period, F make, MissedTick policy = MissedTick::burst) const {
-    if (period <= Duration::zero())
-      throw TimerError("send_interval: the period must be positive (got " +
-                       std::to_string(std::chrono::duration_cast<std::chrono::microseconds>(period).count()) +
-                       " us); use send_after for a single message");
-    return start_message_timer(detail::TimerCore::Kind::interval, period, policy, std::move(make), "send_interval");
-  }
-
-  /// Sends one Sub after `delay`: either `message` itself, or `make()` if given a function. @thread any
-  template <class X>
-    requires detail::message_builder<std::decay_t<X>, Sub> || std::constructible_from<Sub, X&&>
-  TimerHandle send_after(Duration delay, X&& message_or_make) const {
-    if constexpr (detail::message_builder<std::decay_t<X>, Sub>) {
-      return start_message_timer(detail::TimerCore::Kind::once, delay, MissedTick::burst,
-                                 std::forward<X>(message_or_make), "send_after");
-    } else {
-      return start_message_timer(detail::TimerCore::Kind::once, delay, MissedTick::burst,
-                                 [m = Sub(std::forward<X>(message_or_make))]() mutable { return std::move(m); },
-                                 "send_after");
-    }
-  }
-
  private:
   friend struct detail::DerivedAccess;
+  friend class detail::MessageTimerSends<DerivedRef<Sub>, Sub>;
 
   template <class F>
   TimerHandle start_message_timer(detail::TimerCore::Kind kind, Duration period, MissedTick policy, F&& make,
