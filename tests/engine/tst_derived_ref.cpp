@@ -176,6 +176,26 @@ class TestDerivedRef : public QObject {
     QCOMPARE(refused.error().message().text, std::string("line: two"));
   }
 
+  void a_smaller_variant_of_the_actors_alternatives_is_a_part_of_its_protocol() {
+    // ractor's usual derived reference: a part of the protocol as a smaller enum.
+    using Counting = std::variant<Add, Get>;
+    Probe probe;
+    auto sys = make_system();
+    auto tally = sys->spawn(Tally{.probe = &probe}, {}).value();
+    as::DerivedRef<Counting> counting = tally.derived<Counting>();
+    QVERIFY(counting.cast(Add{20}));
+    QVERIFY(counting.cast(Counting(Add{22})));
+    QCOMPARE(counting.call(as::rpc<Get>, kTimeout).get().value(), 42);
+    QVERIFY(probe.wait_for(*sys, "tally add 22"));
+
+    QVERIFY(tally.stop_and_wait(kTimeout));
+    auto refused = counting.cast(Add{5});  // handed back as the smaller variant, holding the Add
+    QVERIFY(!refused);
+    QCOMPARE(refused.error().kind(), as::SendFailure::stopped);
+    QVERIFY(std::holds_alternative<Add>(refused.error().message()));
+    QCOMPARE(std::get<Add>(refused.error().message()).n, 5);
+  }
+
   void a_failed_send_to_a_stopped_actor_hands_the_sub_message_back() {
     Probe probe;
     auto sys = make_system();

@@ -91,10 +91,11 @@ class ActorRef : public ActorCell, public detail::MessageTimerSends<ActorRef<M>,
   /// A reference that accepts only Sub messages, each converted into M on the way in (ractor's
   /// DerivedActorRef): hand it to code that should see one part of this actor's protocol and not
   /// the rest. It can cast, call, set timers, stop, kill and be monitored; a failed send hands the
-  /// Sub message back, so M must give one back (Sub an alternative of M's std::variant, or Sub
-  /// constructible from M). An empty ActorRef gives an empty DerivedRef. @thread any
+  /// Sub message back, so M must give one back: Sub is an alternative of M's std::variant, or a
+  /// std::variant of some of its alternatives (a part of the protocol as a smaller variant), or
+  /// constructible from M. An empty ActorRef gives an empty DerivedRef. @thread any
   template <class Sub>
-    requires std::constructible_from<M, Sub&&>
+    requires detail::derivable_from<M, Sub>
   DerivedRef<Sub> derived() const noexcept {
     return DerivedRef<Sub>(cell_, detail::derived_ops<M, Sub>);
   }

@@ -39,15 +39,49 @@ template <class T, class... Ts>
 struct is_alternative_of<T, std::variant<Ts...>>
     : std::bool_constant<(static_cast<int>(std::is_same_v<T, Ts>) + ... + 0) == 1> {};
 
+/// Whether Sub is a std::variant whose every alternative is one of M's (itself a std::variant):
+/// ractor's usual derived reference, a part of the actor's protocol as a smaller enum.
+template <class Sub, class M>
+struct is_variant_subset : std::false_type {};
+template <class... Ss, class M>
+struct is_variant_subset<std::variant<Ss...>, M> : std::bool_constant<(is_alternative_of<Ss, M>::value && ...)> {};
+
+/// Whether a Sub can be turned into an M: directly, or alternative by alternative.
+template <class M, class Sub>
+concept derivable_from = std::constructible_from<M, Sub&&> || is_variant_subset<Sub, M>::value;
+
+/// The full message M made of a Sub.
+template <class M, class Sub>
+M to_full(Sub&& message) {
+  if constexpr (std::constructible_from<M, Sub&&>) {
+    return M(std::move(message));
+  } else {
+    return std::visit([](auto&& part) { return M(std::move(part)); }, std::move(message));
+  }
+}
+
 /// The Sub message inside a full message M that was built from one and could not be delivered.
 template <class M, class Sub>
 Sub message_back(M&& message) {
-  static_assert(is_alternative_of<Sub, M>::value || std::constructible_from<Sub, M&&>,
+  static_assert(is_alternative_of<Sub, M>::value || is_variant_subset<Sub, M>::value ||
+                    std::constructible_from<Sub, M&&>,
                 "derived<Sub>(): a failed send hands the Sub message back, so the actor's message type must "
-                "give one back: make Sub one of the alternatives of its std::variant, or give Sub a "
-                "constructor from the actor's message type");
+                "give one back: make Sub one of the alternatives of its std::variant (or a std::variant of "
+                "some of them), or give Sub a constructor from the actor's message type");
   if constexpr (is_alternative_of<Sub, M>::value) {
     return std::get<Sub>(std::move(message));
+  } else if constexpr (is_variant_subset<Sub, M>::value) {
+    // M was made from a Sub, so it holds one of Sub's alternatives.
+    return std::visit(
+        [](auto&& part) -> Sub {
+          using Part = std::decay_t<decltype(part)>;
+          if constexpr (is_alternative_of<Part, Sub>::value) {
+            return Sub(std::move(part));
+          } else {
+            std::abort();  // not reached: a derived reference only ever sends Sub's alternatives
+          }
+        },
+        std::move(message));
   } else if constexpr (std::constructible_from<Sub, M&&>) {
     return Sub(std::move(message));
   } else {
@@ -123,19 +157,19 @@ struct DerivedOps {
   Expected<void, SendError<Sub>> (*send)(CellCore& cell, Sub&& message, Receipt* receipt, SendMode mode);
   /// TypedCell<M>::begin_send of M(message): settled at once, or a send waiting for room.
   DerivedSendBegun<Sub> (*begin_send)(CellCore& cell, Sub&& message, TimePoint deadline);
-  /// Starts a MessageTimer<M> whose messages are M(make()).
+  /// Starts a MessageTimer<M> whose messages are made of make()'s.
   Ref<TimerCore> (*start_timer)(Ref<CellCore> cell, TimerCore::Kind kind, Duration period, MissedTick policy,
                                 std::unique_ptr<SubMaker<Sub>> make);
 };
 
 template <class M, class Sub>
 Expected<void, SendError<Sub>> send_derived(CellCore& cell, Sub&& message, Receipt* receipt, SendMode mode) {
-  return outcome_back<M, Sub>(static_cast<TypedCell<M>&>(cell).send(M(std::move(message)), receipt, mode));
+  return outcome_back<M, Sub>(static_cast<TypedCell<M>&>(cell).send(to_full<M>(std::move(message)), receipt, mode));
 }
 
 template <class M, class Sub>
 DerivedSendBegun<Sub> begin_derived_send(CellCore& cell, Sub&& message, TimePoint deadline) {
-  auto begun = static_cast<TypedCell<M>&>(cell).begin_send(M(std::move(message)), deadline);
+  auto begun = static_cast<TypedCell<M>&>(cell).begin_send(to_full<M>(std::move(message)), deadline);
   if (auto* waiting = std::get_if<Ref<SendState<M>>>(&begun))
     return Ref<DerivedSendWait<Sub>>(make_ref<DerivedSendWaitOf<M, Sub>>(PendingSend<M>(std::move(*waiting))));
   return outcome_back<M, Sub>(std::get<0>(std::move(begun)));
@@ -145,7 +179,7 @@ template <class M, class Sub>
 Ref<TimerCore> start_derived_timer(Ref<CellCore> cell, TimerCore::Kind kind, Duration period, MissedTick policy,
                                    std::unique_ptr<SubMaker<Sub>> make) {
   // Converted on the timer's staging step, outside its lock, like any other timer message.
-  auto full = [make = std::move(make)]() { return M(make->make()); };
+  auto full = [make = std::move(make)]() { return to_full<M>(make->make()); };
   using Fn = decltype(full);
   return start_timer(make_ref<MessageTimer<M, Fn>>(kind, std::move(cell), period, policy, std::move(full)));
 }
