@@ -72,13 +72,13 @@ Pushed CellCore::push_bounded(MessageNode& n, bool try_only, bool own) noexcept 
 MailboxNode* CellCore::begin_bounded_message(MailboxNode* n) noexcept {
   if (overflow_ == Overflow::drop_oldest) {
     // The oldest waiting messages make room for newer ones: as many as were evicted, in order.
-    while (n != nullptr && n != &drain_marker_ && discarded_ < dropped_.load(std::memory_order_acquire)) {
+    while (discarded_ < dropped_.load(std::memory_order_acquire)) {
       ++discarded_;
       destroy_message(*n);
       if (message_queue_.empty()) message_queue_.append_lifo(messages_.take());
       n = message_queue_.pop();
+      if (n == nullptr || n == &drain_marker_) return n;
     }
-    if (n == nullptr || n == &drain_marker_) return n;
   }
   if (!parked_) {
     started_.store(started_.load(std::memory_order_relaxed) + 1, std::memory_order_release);

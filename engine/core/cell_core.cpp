@@ -41,6 +41,7 @@ CellCore::CellCore(SystemCore& sys, CellConfig config)
       budget_(config.budget == 0 ? 1 : config.budget),
       kind_(config.kind),
       overflow_(config.overflow),
+      bounded_slow_path_(config.overflow == Overflow::drop_oldest || config.overflow == Overflow::backpressure),
       capacity_(config.mailbox_capacity),
       parked_(capacity_ != 0 && overflow_ == Overflow::backpressure ? std::make_unique<ParkedQueue>() : nullptr) {}
 
@@ -293,8 +294,9 @@ inline MailboxNode* CellCore::next_message() noexcept {
   }
   MailboxNode* n = message_queue_.pop();
   if (capacity_ != 0 && n != nullptr && n != &drain_marker_) [[unlikely]] {
-    if (overflow_ == Overflow::drop_oldest || parked_) return begin_bounded_message(n);
-    started_.store(started_.load(std::memory_order_relaxed) + 1, std::memory_order_release);  // its slot is free
+    // A bounded mailbox: the message leaves it now, as its handler is about to begin.
+    if (bounded_slow_path_) return begin_bounded_message(n);
+    started_.store(started_.load(std::memory_order_relaxed) + 1, std::memory_order_release);
   }
   return n;
 }

@@ -171,9 +171,11 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
     if (capacity_ != 0) [[unlikely]] {
       // A slot of a bounded mailbox, taken without a compare-and-swap: only this thread writes
       // own_slots_ and started_ (see bounded_mailbox.cpp for what that allows).
+      // (The actor reads its own started_, and every slot it has seen begin was taken before it,
+      // so the sum cannot trail started_: no saturating subtraction needed.)
       const std::uint64_t own = own_slots_.load(std::memory_order_relaxed);
-      if (parked_ || waiting(received_.load(std::memory_order_relaxed) + own,
-                             started_.load(std::memory_order_relaxed)) >= capacity_)
+      if (parked_ || received_.load(std::memory_order_relaxed) + own >=
+                         started_.load(std::memory_order_relaxed) + capacity_)
         return push_bounded(n, try_only, true);
       if (!queue_own(n)) [[unlikely]]
         return Pushed::closed;
@@ -280,8 +282,10 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   static std::uint64_t waiting(std::uint64_t slots_taken, std::uint64_t started) noexcept {
     return slots_taken > started ? slots_taken - started : 0;
   }
-  /// The message `n` (just taken from the queue) is about to be handled: free its slot, or, for
-  /// drop_oldest, discard it if an eviction is owed and take the next one instead.
+  /// The message `n`, just taken from the queue, is about to be handled, for the policies that do
+  /// more than count its slot free: drop_oldest discards it (and the next ones) while evictions are
+  /// owed, backpressure lets a waiting sender in. Returns the message to handle (or the drain
+  /// marker, or nullptr). @thread owner
   MailboxNode* begin_bounded_message(MailboxNode* n) noexcept;
   struct ParkedQueue;
   struct Settled;
@@ -389,6 +393,7 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   std::uint32_t budget_;
   CellKind kind_;
   const Overflow overflow_;
+  const bool bounded_slow_path_;                 // drop_oldest or backpressure: see begin_bounded_message
   const std::uint32_t capacity_;                 // 0: unbounded
   std::unique_ptr<ParkedQueue> parked_;  // backpressure only
 
