@@ -26,7 +26,8 @@ const char* const kObservatoryUsage =
     "       actorscope FILE.db [--session N] [--at T]        (also: actorscope open FILE.db ...)\n"
     "       actorscope --screenshot DIR [--scenario NAME] [--runtime R] [--threads N] [--seconds S] [--theme "
     "T]\n"
-    "       actorscope --screenshot DIR --open FILE.db [--session N] [--at T] [--theme T]\n"
+    "                  [--select NAME]\n"
+    "       actorscope --screenshot DIR --open FILE.db [--session N] [--at T] [--theme T] [--select NAME]\n"
     "       actorscope --screenshot DIR --compare asio,qt [--scenario NAME] [--threads N] [--seconds S]\n"
     "\n"
     "Without a command, actorscope opens the observatory: the scenario (default: supervision) runs live\n"
@@ -40,6 +41,8 @@ const char* const kObservatoryUsage =
     "  --screenshot DIR  run the scenario offscreen for S seconds (default 3), or replay the recording at\n"
     "                    T, save one PNG per view (and timeline.png for a replay) and window.png into\n"
     "                    DIR, and exit\n"
+    "  --select NAME     with --screenshot: the inspector shows the actor registered as NAME (by default\n"
+    "                    the one the first warning names)\n"
     "  --compare A,B     with --screenshot: run the scenario on runtime A, then on B, for S seconds each\n"
     "                    (default 2), and save compare mode's window and views as compare-*.png\n";
 
@@ -56,6 +59,7 @@ struct Choices {
   std::optional<std::int64_t> session;   ///< which of its sessions
   std::optional<Duration> at;            ///< the cursor, from the session's start
   std::vector<std::string> compare;      ///< --compare A,B: compare mode's pictures
+  std::optional<std::string> select;     ///< --select NAME: the actor the pictures' inspector shows
 };
 
 std::string joined(const std::vector<std::string>& names) {
@@ -120,6 +124,7 @@ Choices parse(std::vector<std::string> args, const Workloads& workloads, bool ne
   }
   c.screenshotDir = a.value("screenshot");
   c.compare = a.list("compare");
+  c.select = a.value("select");
   const auto seconds = a.seconds("seconds", 600);
   c.open = a.value("open");
   c.session = a.integer("session", 1, std::numeric_limits<std::int64_t>::max());
@@ -137,6 +142,9 @@ Choices parse(std::vector<std::string> args, const Workloads& workloads, bool ne
   a.finish(1, "one recording");
   if (needRecording && !c.open) throw a.error("open needs a recording: actorscope open FILE.db");
   if (seconds && !c.screenshotDir) throw a.error("--seconds goes with --screenshot DIR");
+  if (c.select && (!c.screenshotDir || !c.compare.empty()))
+    throw a.error("--select chooses the actor in the pictures of --screenshot DIR (not with --compare); in the "
+                  "window, click the actor");
   if (seconds && c.open) throw a.error("--seconds is how long a live scenario runs; a replay's picture is taken --at T");
   if ((c.session || c.at) && !c.open) throw a.error("--session and --at go with a recording (FILE.db or --open FILE)");
   if (c.open && (scenario || runtime || threads))
@@ -258,6 +266,7 @@ int runObservatory(int argc, char** argv, std::vector<std::string> args, Workloa
       if (choices.open) options.recording = QString::fromStdString(*choices.open);
       options.session = choices.session;
       options.at = choices.at;
+      if (choices.select) options.select = QString::fromStdString(*choices.select);
       const QStringList files = takeScreenshots(window, options);
       for (const QString& f : files) std::printf("%s\n", f.toLocal8Bit().constData());
       return 0;

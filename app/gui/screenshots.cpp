@@ -42,6 +42,23 @@ void settle(int ms) {
 /// The actor a reader would want to see first: one a warning is about, else a supervisor whose
 /// children failed lately, else the deepest mailbox (100 or more), else the actor that handles the
 /// most messages, else the first root.
+/// The actor to show in the inspector: the one registered as `name` if given (a ScreenshotError
+/// that lists the names there are, if there is none), otherwise the most interesting one.
+ActorId interestingActor(const observe::SystemState& state);
+ActorId chosenActor(const observe::SystemState& state, const QString& name) {
+  if (name.isEmpty()) return interestingActor(state);
+  const std::string wanted = name.toStdString();
+  std::string names;
+  for (const auto& [id, a] : state.actors()) {
+    if (a.name.empty()) continue;
+    if (a.name == wanted && a.alive()) return id;
+    names += names.empty() ? "" : ", ";
+    names += a.name;
+  }
+  throw ScreenshotError("--select " + wanted + ": no running actor is registered under that name; the named actors are: " +
+                        (names.empty() ? std::string("none") : names));
+}
+
 ActorId interestingActor(const observe::SystemState& state) {
   for (const views::Warning& w : views::lint(state))
     if (w.actor.is_valid()) return w.actor;
@@ -166,7 +183,7 @@ QStringList takeReplayScreenshots(MainWindow& window, const ScreenshotOptions& o
             .arg(options.recording, views::formatDuration(range.end - range.start))
             .toStdString());
   replay.setCursorNow(options.at ? range.start + *options.at : range.end);
-  window.selection().select(interestingActor(replay.state()));
+  window.selection().select(chosenActor(replay.state(), options.select));
   settle(120);  // the timeline's density and markers come on the event loop's next turns
   // The warning markers come from a scan of the whole recording: wait for it (a long recording's
   // scan may take a while; after 30 s the pictures show what it found by then, and the timeline
@@ -189,7 +206,7 @@ QStringList takeScreenshots(MainWindow& window, const ScreenshotOptions& options
   if (!error.isEmpty()) throw ScreenshotError(error.toStdString());
   settle(static_cast<int>(options.seconds * 1000));
 
-  window.selection().select(interestingActor(window.session().state()));
+  window.selection().select(chosenActor(window.session().state(), options.select));
   window.holdViews(true);  // one consistent picture for every view; the status bar still says "live"
   QStringList written;
   const QDir dir(options.dir);

@@ -31,6 +31,9 @@ struct ScreenshotOptions {
   QString recording;
   std::optional<std::int64_t> session;
   std::optional<Duration> at;
+  /// The actor the inspector shows, by its registered name ("" : the one the first warning names,
+  /// else the most interesting one).
+  QString select;
 };
 
 /// The directory cannot be created or written, or the scenario would not start. what() is for users.

@@ -558,6 +558,7 @@ class TestObservatory : public QObject {
              {"--seconds", "3"},
              {"--frobnicate"},
              {"--screenshot", "/proc/actorscope-cannot-be-here"},
+             {"--select", "enrich"},  // it chooses the actor of a screenshot's pictures
          }) {
       QCOMPARE(gui::runObservatory(1, argv, args, w), 2);
     }
@@ -585,6 +586,20 @@ class TestObservatory : public QObject {
       const QImage image(dir.filePath(QStringLiteral("shots/") + p));
       QVERIFY2(!image.isNull() && image.width() > 50, qPrintable(p));
     }
+  }
+
+  void a_screenshot_of_an_actor_that_is_not_there_names_the_ones_that_are() {
+    QTemporaryDir dir;
+    QProcess app;
+    app.start(QStringLiteral(ACTORSCOPE_BINARY),
+              {QStringLiteral("--screenshot"), dir.filePath(QStringLiteral("shots")), QStringLiteral("--scenario"),
+               QStringLiteral("pipeline"), QStringLiteral("--seconds"), QStringLiteral("0.3"), QStringLiteral("--select"),
+               QStringLiteral("nope")});
+    QVERIFY(app.waitForFinished(120000));
+    QCOMPARE(app.exitCode(), 1);
+    const QString err = QString::fromLocal8Bit(app.readAllStandardError());
+    QVERIFY2(err.contains(QStringLiteral("--select nope")) && err.contains(QStringLiteral("throttle")), qPrintable(err));
+    QVERIFY(QDir(dir.filePath(QStringLiteral("shots"))).entryList({QStringLiteral("*.png")}).isEmpty());
   }
 
   void without_a_display_the_observatory_says_what_to_do() {
