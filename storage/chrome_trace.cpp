@@ -417,6 +417,7 @@ ChromeTraceSummary write_chrome_trace(const SessionReader& reader, std::int64_t 
         if (e.peer.is_valid()) w.arg("peer", e.peer.to_string());
         if (e.kind == EventKind::timer_fired) w.arg("late_ns", observe::to_ns(e.time - e.scheduled));
         if (global) w.arg("threads", static_cast<std::int64_t>(e.thread));
+        if (e.kind == EventKind::mailbox_configured) w.arg("capacity", static_cast<std::int64_t>(e.thread));
         w.args_end();
         w.end();
         ++sum.instants;

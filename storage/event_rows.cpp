@@ -16,7 +16,7 @@ bool is_message(EventKind k) {
 }
 bool has_thread(EventKind k) {
   return k == EventKind::spawned || k == EventKind::started || k == EventKind::message_handled ||
-         k == EventKind::runtime_info;
+         k == EventKind::runtime_info || k == EventKind::mailbox_configured;
 }
 bool is_timer(EventKind k) {
   return k == EventKind::timer_started || k == EventKind::timer_fired || k == EventKind::timer_cancelled;

@@ -73,7 +73,7 @@ observe::Interest interest_for(const RecorderOptions& o) {
 bool changes_actor_row(observe::EventKind k) {
   using K = observe::EventKind;
   return k == K::spawned || k == K::started || k == K::linked || k == K::unlinked || k == K::stopped ||
-         k == K::failed || k == K::killed || k == K::child_restarted;
+         k == K::failed || k == K::killed || k == K::child_restarted || k == K::mailbox_configured;
 }
 
 }  // namespace
@@ -138,7 +138,8 @@ struct RecorderWriter final : observe::StateFeed::Sink {
     insert_events = db->prepare(insert_events_sql(kBulkRows));
     upsert_actor = db->prepare(
         "INSERT OR REPLACE INTO actors(session_id, actor_id, name, type_name, parent_id, thread, spawned_ns, "
-        "stopped_ns, exit_kind, exit_reason, child_id, restarts) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)");
+        "stopped_ns, exit_kind, exit_reason, child_id, restarts, mailbox_capacity, overflow) VALUES "
+        "(?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     insert_poll =
         db->prepare("INSERT INTO stats_polls(session_id, poll, t_ns, after_seq, dropped) VALUES (?,?,?,?,?)");
     insert_stats = db->prepare(insert_sample_sql());
@@ -186,6 +187,12 @@ struct RecorderWriter final : observe::StateFeed::Sink {
     }
     upsert_actor.bind_or_null(11, std::string_view(a.child_id));
     upsert_actor.bind(12, static_cast<std::int64_t>(a.restarts));
+    upsert_actor.bind(13, static_cast<std::int64_t>(a.mailbox_capacity));
+    if (a.mailbox_capacity != 0) {
+      upsert_actor.bind(14, to_string(a.overflow));
+    } else {
+      upsert_actor.bind_null(14);
+    }
     upsert_actor.run();
   }
 

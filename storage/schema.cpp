@@ -139,6 +139,18 @@ ALTER TABLE actors ADD COLUMN child_id TEXT;
 ALTER TABLE actors ADD COLUMN restarts INTEGER NOT NULL DEFAULT 0;
 )sql";
 
+// Format 6: bounded mailboxes. A new event kind (mailbox_configured: an actor's capacity and
+// overflow policy, which older builds cannot read); per actor its capacity (actors.mailbox_capacity,
+// 0 for unbounded) and policy (actors.overflow, NULL for unbounded); and per statistics bucket the
+// messages its mailbox dropped and the sends it rejected (actor_stats.dropped, rejected). Older
+// recordings had no bounded mailbox: unbounded, nothing dropped or rejected.
+constexpr const char* kMigrationV5toV6 = R"sql(
+ALTER TABLE actors ADD COLUMN mailbox_capacity INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE actors ADD COLUMN overflow TEXT;
+ALTER TABLE actor_stats ADD COLUMN dropped INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE actor_stats ADD COLUMN rejected INTEGER NOT NULL DEFAULT 0;
+)sql";
+
 // Indexes that make reading faster without changing what a format holds, so they need no format
 // version: the recorder makes them in every file it writes (new or appended to), and readers use
 // them when they are there and do the same work more slowly when not (a reader never changes a
@@ -164,7 +176,7 @@ struct Migration {
 // in one transaction. A new format appends a step here (and never edits an old one).
 constexpr Migration kMigrations[] = {
     {0, 1, kSchemaV1},        {1, 2, kMigrationV1toV2}, {2, 3, kMigrationV2toV3},
-    {3, 4, kMigrationV3toV4}, {4, 5, kMigrationV4toV5},
+    {3, 4, kMigrationV3toV4}, {4, 5, kMigrationV4toV5}, {5, 6, kMigrationV5toV6},
 };
 static_assert(kMigrations[std::size(kMigrations) - 1].to == kRecordingFormatVersion,
               "the last migration must lead to the current format");

@@ -170,7 +170,8 @@ std::vector<ActorInfo> SessionReader::actors(std::int64_t session) const {
     Statement s = db_->prepare(
         std::string("SELECT actor_id, name, type_name, parent_id, thread, spawned_ns, stopped_ns, "
                     "exit_kind, exit_reason, ") +
-        (format_ >= 5 ? "child_id, restarts" : "NULL, 0") +
+        (format_ >= 5 ? "child_id, restarts, " : "NULL, 0, ") +
+        (format_ >= 6 ? "mailbox_capacity, overflow" : "0, NULL") +
         " FROM actors WHERE session_id = ? ORDER BY actor_id");
     s.bind(1, session);
     while (s.step()) {
@@ -197,6 +198,15 @@ std::vector<ActorInfo> SessionReader::actors(std::int64_t session) const {
       a.exit_reason = std::string(s.text(8));
       a.child_id = std::string(s.text(9));
       a.restarts = static_cast<std::uint32_t>(s.int64(10));
+      a.mailbox_capacity = static_cast<std::uint32_t>(s.int64(11));
+      if (!s.is_null(12)) {
+        const std::string_view o = s.text(12);
+        const auto policy = overflow_from_string(o);
+        if (!policy)
+          throw std::invalid_argument("actor " + a.id.to_string() + " has overflow \"" + std::string(o) +
+                                      "\", which is not reject, drop_newest, drop_oldest or backpressure");
+        a.overflow = *policy;
+      }
       out.push_back(std::move(a));
     }
     return out;

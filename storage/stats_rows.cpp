@@ -1,5 +1,6 @@
 // The actor_stats row <-> observe::StatsSample. The counters' columns are in the order of
-// ActorCounters::for_each (the table's own order differs: `timed` and `busy_ns` came later).
+// ActorCounters::for_each (the table's own order differs: `timed` and `busy_ns` came later, and
+// `dropped` and `rejected` after them).
 #include "stats_rows.hpp"
 
 namespace actorscope::storage {
@@ -26,14 +27,14 @@ constexpr int kCounters = [] {
   ActorCounters::for_each(c, [&](auto&) { ++n; });
   return n;
 }();
-static_assert(kCounters == 7, "a counter is new in ActorCounters: give it a column (a new format) here");
+static_assert(kCounters == 9, "a counter is new in ActorCounters: give it a column (a new format) here");
 
 }  // namespace
 
 const char* insert_sample_sql() noexcept {
   return "INSERT INTO actor_stats(session_id, poll, actor_id, bucket_ns, "
-         "handled, sent, mailbox_depth, mailbox_max, timed, queue_ns_sum, handle_ns_sum, busy_ns) "
-         "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)";
+         "handled, sent, mailbox_depth, mailbox_max, timed, queue_ns_sum, handle_ns_sum, dropped, rejected, "
+         "busy_ns) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 }
 
 void bind_sample(Statement& st, std::int64_t session, std::int64_t poll, const observe::StatsSample& x) {
@@ -48,19 +49,25 @@ void bind_sample(Statement& st, std::int64_t session, std::int64_t poll, const o
 
 // Format 1 has no `timed`: every message was timed then, except at `lifecycle`, where none was (the
 // migration to format 2 fills it in the same way). Formats 1 and 2 have no `busy_ns`: it was not
-// measured (0, as the migration to format 3 fills it).
+// measured (0, as the migration to format 3 fills it). Formats 1 to 5 have no `dropped` and
+// `rejected`: there were no bounded mailboxes, so nothing was dropped or rejected (0, as the
+// migration to format 6 fills them).
 const char* sample_columns(int format) noexcept {
+  if (format >= 6)
+    return "actor_id, bucket_ns, "
+           "handled, sent, mailbox_depth, mailbox_max, timed, queue_ns_sum, handle_ns_sum, dropped, rejected, "
+           "busy_ns";
   if (format >= 3)
     return "actor_id, bucket_ns, "
-           "handled, sent, mailbox_depth, mailbox_max, timed, queue_ns_sum, handle_ns_sum, busy_ns";
+           "handled, sent, mailbox_depth, mailbox_max, timed, queue_ns_sum, handle_ns_sum, 0, 0, busy_ns";
   if (format == 2)
     return "actor_id, bucket_ns, "
-           "handled, sent, mailbox_depth, mailbox_max, timed, queue_ns_sum, handle_ns_sum, 0";
+           "handled, sent, mailbox_depth, mailbox_max, timed, queue_ns_sum, handle_ns_sum, 0, 0, 0";
   return "actor_id, bucket_ns, "
          "handled, sent, mailbox_depth, mailbox_max, "
          "CASE WHEN (SELECT detail FROM sessions WHERE sessions.id = actor_stats.session_id) = 'lifecycle' "
          "THEN 0 ELSE handled END, "
-         "queue_ns_sum, handle_ns_sum, 0";
+         "queue_ns_sum, handle_ns_sum, 0, 0, 0";
 }
 
 observe::StatsSample read_sample(const Statement& s, int first) {

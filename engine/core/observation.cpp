@@ -132,6 +132,10 @@ void SystemCore::observe_spawned(const CellCore& cell, const CellCore* superviso
   // The name was registered before the spawn is told: say so right after it.
   if (!cell.name().empty())
     emit_event(observe::Event::name_registered(cell.id(), copy_or_empty(cell.name())));
+  // A bounded mailbox says so once, after the spawn (an unbounded one, the common case, says nothing).
+  if (cell.mailbox_capacity() != 0)
+    emit_event(observe::Event::mailbox_configured(cell.id(), cell.mailbox_capacity(),
+                                                  copy_or_empty(to_string(cell.overflow()))));
 }
 
 void SystemCore::observe_name_released(const CellCore& cell) noexcept {
@@ -254,6 +258,8 @@ void SystemCore::replay_present(observe::Observer& observer) {
     std::string_view type;
     std::uint32_t host;
     bool running;
+    std::uint32_t capacity;
+    Overflow overflow;
   };
   std::vector<Present> present;
   {
@@ -261,11 +267,14 @@ void SystemCore::replay_present(observe::Observer& observer) {
     for (const CellCore& c : live_) {  // in spawn order
       if (c.kind() != CellKind::actor) continue;
       present.push_back({c.id(), c.parent_ != nullptr ? c.parent_->id() : ActorId{}, c.name(), c.type_name(),
-                         c.placement().host, c.status() >= ActorStatus::running});
+                         c.placement().host, c.status() >= ActorStatus::running, c.mailbox_capacity(),
+                         c.overflow()});
     }
   }
   for (Present& p : present) {
     send(observe::Event::spawned(p.id, p.parent, std::move(p.name), std::string(p.type), p.host));
+    if (p.capacity != 0)
+      send(observe::Event::mailbox_configured(p.id, p.capacity, std::string(to_string(p.overflow))));
     if (p.running) send(observe::Event::started(p.id, p.host));
   }
   std::vector<std::pair<std::string, ActorId>> names;

@@ -16,7 +16,7 @@ constexpr std::array<std::string_view, kEventKindCount> kKindNames = {
     "message_sent",    "message_handled", "linked",    "unlinked",        "supervision_delivered",
     "group_joined",    "group_left",   "name_registered", "name_unregistered", "timer_started",
     "timer_fired",     "timer_cancelled", "runtime_info", "supervisor_configured", "child_restarted",
-    "supervisor_gave_up",
+    "supervisor_gave_up", "mailbox_configured",
 };
 constexpr std::array<std::string_view, 4> kLaneNames = {"signal", "stop", "supervision", "message"};
 }  // namespace
@@ -255,6 +255,15 @@ Event Event::supervisor_gave_up(ActorId supervisor, std::uint32_t restarts, Dura
   e.thread = restarts;
   e.period = period;
   e.text = std::move(reason);
+  return e;
+}
+
+Event Event::mailbox_configured(ActorId actor, std::uint32_t capacity, std::string overflow) noexcept {
+  Event e;
+  e.kind = EventKind::mailbox_configured;
+  e.actor = actor;
+  e.thread = capacity;
+  e.name = std::move(overflow);
   return e;
 }
 

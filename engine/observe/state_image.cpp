@@ -21,8 +21,9 @@ constexpr char kMagic[4] = {'A', 'S', 'K', 'F'};
 // 2: ActorRecord::timed. 3: ActorRecord::child_tally and its limit. 4: ActorRecord::busy. 5:
 // MessageRecord::timer and the pending timer ticks. 6: Event::cause of the recent events. 7: the
 // counts of the supervisor event kinds, ActorRecord's child_id, restarts and replaces, and the
-// SupervisorRecords.
-constexpr std::uint64_t kImageFormat = 7;
+// SupervisorRecords. 8: bounded mailboxes: ActorRecord's mailbox_capacity and overflow, its dropped
+// and rejected counters, and theirs per history point.
+constexpr std::uint64_t kImageFormat = 8;
 /// The event kinds images of formats 1 to 6 count (the ones before supervisor_configured).
 constexpr std::size_t kKindsBeforeFormat7 = static_cast<std::size_t>(EventKind::supervisor_configured);
 
@@ -512,6 +513,31 @@ void SystemState::image_fields(Io& io, Self& st) {
           io.s(r.gave_up_reason);
           io.u(r.gave_up_restarts);
         });
+  }
+  // Format 8: the bounded mailboxes, and whatever an actor's mailbox dropped or rejected (with its
+  // history, point by point). Older images had none: unbounded, nothing lost.
+  if (io.format() >= 8) {
+    const auto lost = [](const ActorRecord::HistoryPoint& h) { return h.dropped != 0 || h.rejected != 0; };
+    io.sparse(
+        st.actors_,
+        [&](const ActorRecord& a) {
+          return a.mailbox_capacity != 0 || a.dropped != 0 || a.rejected != 0 ||
+                 std::any_of(a.history.begin(), a.history.end(), lost);
+        },
+        [&](auto& a) {
+          io.u(a.mailbox_capacity);
+          io.e(a.overflow, 4);
+          io.u(a.dropped);
+          io.u(a.rejected);
+          io.sparse_at(
+              a.history, lost,
+              [&](auto& h) {
+                io.u(h.dropped);
+                io.u(h.rejected);
+              },
+              "a mailbox's history point is past the actor's history");
+        },
+        "a mailbox belongs to no actor of the image");
   }
 }
 

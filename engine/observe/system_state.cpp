@@ -341,6 +341,8 @@ bool SystemState::repeats(const Event& e) const {
     }
     case EventKind::timer_started:
       return timers_.count(e.trace) != 0;
+    case EventKind::mailbox_configured:
+      return a != nullptr && a->mailbox_capacity == e.thread && to_string(a->overflow) == e.name;
     case EventKind::supervisor_configured: {
       const SupervisorRecord* s = supervisor(e.actor);
       return s != nullptr && s->strategy == e.name && s->max_restarts == e.thread && s->period == e.period &&
@@ -560,6 +562,15 @@ bool SystemState::apply(const Event& e) {
       restart_child(e);
       push_recent(e);
       break;
+    case EventKind::mailbox_configured: {
+      ActorRecord& a = touch(e.actor);
+      a.mailbox_capacity = e.thread;
+      // (A policy this build does not know, from a newer one, leaves the default: the capacity is
+      // what the views show most.)
+      if (const auto policy = overflow_from_string(e.name)) a.overflow = *policy;
+      push_recent(e);
+      break;
+    }
     case EventKind::supervisor_gave_up: {
       SupervisorRecord& sup = supervisors_[e.actor];
       sup.id = e.actor;
@@ -643,12 +654,14 @@ void SystemState::apply(const StatsSample& s) {
   const auto bucket_len = std::max<std::int64_t>(1, to_ns(limits_.history_bucket));
   const std::int64_t bucket = to_ns(s.end) / bucket_len;
   if (a.history.empty() || a.history.back().bucket < bucket) {
-    a.history.push_back({bucket, s.handled, s.mailbox_max});
+    a.history.push_back({bucket, s.handled, s.mailbox_max, s.dropped, s.rejected});
     while (a.history.size() > limits_.history_points) a.history.pop_front();
   } else {
     auto& h = a.history.back();
     h.handled += s.handled;
     h.mailbox_max = std::max(h.mailbox_max, s.mailbox_max);
+    h.dropped += s.dropped;
+    h.rejected += s.rejected;
   }
 }
 

@@ -520,6 +520,82 @@ class TestObserve : public QObject {
     (void)ticks;
   }
 
+  void a_bounded_mailbox_is_observed_with_its_capacity_policy_and_every_loss() {
+    auto sys = make_system();
+    obs::EventCollector collector;
+    sys->attach(collector);
+    obs::StatsPoller poller(*sys);
+    obs::StatsBucketer bucketer;
+    obs::SystemState state;
+    std::vector<obs::Event> batch;
+    auto fold = [&] {
+      batch.clear();
+      collector.drain(batch);
+      for (const auto& e : batch) state.apply(e);
+      for (const auto& s : bucketer.update(poller.poll(), sys->runtime().now())) state.apply(s);
+    };
+    auto bounded = [](std::uint32_t capacity, as::Overflow overflow) {
+      as::SpawnOptions o;
+      o.mailbox_capacity = capacity;
+      o.overflow = overflow;
+      return o;
+    };
+    Probe probe;
+    Gate gate, gate2;
+    // Each holds its first message (1) in the handler until its gate opens; what comes meanwhile waits.
+    auto dropper = sys->spawn<Gated>(Gated{.probe = &probe, .gate = &gate}, bounded(2, as::Overflow::drop_newest))
+                       .value();
+    auto refuser = sys->spawn<Gated>(Gated{.probe = &probe, .gate = &gate2}, bounded(1, as::Overflow::reject)).value();
+    auto open = sys->spawn<Boss>({}).value();
+    QVERIFY(dropper.cast(1));
+    QVERIFY(refuser.cast(1));
+    QVERIFY(probe.wait_count(*sys, "started 1", 2));
+    for (int i = 2; i <= 5; ++i) QVERIFY(dropper.cast(i));  // 2 and 3 wait; 4 and 5 are dropped
+    QVERIFY(refuser.cast(2));
+    QVERIFY(!refuser.cast(3));
+    QVERIFY(!refuser.cast(4));
+    fold();
+    fold();
+
+    const obs::ActorRecord* d = state.actor(dropper.id());
+    QVERIFY(d != nullptr);
+    QCOMPARE(d->mailbox_capacity, 2u);
+    QCOMPARE(d->overflow, as::Overflow::drop_newest);
+    QCOMPARE(d->mailbox_depth, 2u);
+    QCOMPARE(d->dropped, 2u);
+    QCOMPARE(d->rejected, 0u);
+    const obs::ActorRecord* r = state.actor(refuser.id());
+    QCOMPARE(r->mailbox_capacity, 1u);
+    QCOMPARE(r->overflow, as::Overflow::reject);
+    QCOMPARE(r->rejected, 2u);
+    QCOMPARE(r->dropped, 0u);
+    QCOMPARE(state.actor(open.id())->mailbox_capacity, 0u);
+
+    // An observer attaching now hears the bounded mailboxes with the present, right after each
+    // one's spawn, and nothing for the unbounded one.
+    obs::EventCollector late;
+    sys->attach(late);
+    sys->detach(late);
+    const auto present = drain_all(late);
+    const int sd = index_of(present, obs::EventKind::spawned, dropper.id());
+    const int md = index_of(present, obs::EventKind::mailbox_configured, dropper.id());
+    QVERIFY(sd >= 0 && md == sd + 1);
+    QCOMPARE(present[static_cast<std::size_t>(md)].thread, 2u);
+    QCOMPARE(present[static_cast<std::size_t>(md)].name, std::string("drop_newest"));
+    QCOMPARE(present[static_cast<std::size_t>(index_of(present, obs::EventKind::mailbox_configured, refuser.id()))].name,
+             std::string("reject"));
+    QCOMPARE(index_of(present, obs::EventKind::mailbox_configured, open.id()), -1);
+    obs::SystemState replayed;
+    for (const auto& e : present) replayed.apply(e);
+    QCOMPARE(replayed.actor(dropper.id())->mailbox_capacity, 2u);
+    QCOMPARE(replayed.actor(refuser.id())->overflow, as::Overflow::reject);
+
+    gate.open();
+    gate2.open();
+    QVERIFY(probe.wait_for(*sys, "handled 3"));
+    sys->shutdown();
+  }
+
   void folding_a_live_stream_rebuilds_the_tree_statuses_names_failures_and_counters() {
     auto sys = make_system();
     obs::EventCollector collector({.interest = {.messages = true}});

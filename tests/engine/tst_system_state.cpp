@@ -594,6 +594,102 @@ class TestSystemState : public QObject {
     QVERIFY(sys.shutdown(kTimeout));
   }
 
+  void a_bounded_mailbox_folds_its_capacity_policy_and_losses_and_survives_a_keyframe() {
+    obs::SystemState s;
+    std::uint64_t seq = 0;
+    auto at = [&](obs::Event e) {
+      e.seq = ++seq;
+      e.time = as::TimePoint{} + std::chrono::milliseconds(seq);
+      return s.apply(e);
+    };
+    auto sample = [&](std::uint64_t actor, as::Duration end, std::uint64_t depth, std::uint64_t dropped,
+                      std::uint64_t rejected) {
+      obs::StatsSample x;
+      x.actor = pid(actor);
+      x.end = as::TimePoint{} + end;
+      x.handled = 1;
+      x.mailbox_depth = depth;
+      x.mailbox_max = depth;
+      x.dropped = dropped;
+      x.rejected = rejected;
+      return x;
+    };
+    at({.kind = obs::EventKind::spawned, .actor = pid(1), .text = "Open"});
+    at({.kind = obs::EventKind::spawned, .actor = pid(2), .text = "Sensor"});
+    const obs::Event bounded = obs::Event::mailbox_configured(pid(2), 8, "drop_oldest");
+    QVERIFY(at(bounded));
+    QCOMPARE(s.actor(pid(2))->mailbox_capacity, 8u);
+    QCOMPARE(s.actor(pid(2))->overflow, as::Overflow::drop_oldest);
+    QCOMPARE(s.actor(pid(1))->mailbox_capacity, 0u);  // no event: unbounded
+    QCOMPARE(s.events_of(obs::EventKind::mailbox_configured), 1u);
+    // An observer attaching later hears it again with the present: a repeat changes nothing.
+    const obs::SystemState before = s;
+    QVERIFY(!at(bounded));
+    QVERIFY(s == before);
+
+    s.apply(sample(2, 150ms, 8, 3, 0));
+    s.apply(sample(2, 250ms, 8, 2, 1));
+    s.apply(sample(2, 260ms, 5, 0, 4));  // the same history bucket as the one before
+    const obs::ActorRecord* a = s.actor(pid(2));
+    QCOMPARE(a->dropped, 5u);
+    QCOMPARE(a->rejected, 5u);
+    QCOMPARE(a->mailbox_depth, 5u);
+    QCOMPARE(a->history.size(), 2u);
+    QCOMPARE(a->history[0].dropped, 3u);
+    QCOMPARE(a->history[1].dropped, 2u);
+    QCOMPARE(a->history[1].rejected, 5u);
+
+    // Undone exactly (a replay takes back the polls it showed past its place).
+    const obs::SystemState folded = s;
+    obs::SystemState::StatsUndo undo;
+    s.apply(sample(2, 900ms, 1, 7, 7), undo);
+    QCOMPARE(s.actor(pid(2))->dropped, 12u);
+    s.undo(undo);
+    QVERIFY(s == folded);
+
+    // A keyframe keeps all of it; a format-7 image (before bounded mailboxes) reads as unbounded
+    // with nothing lost.
+    QVERIFY(obs::SystemState::deserialize(s.serialize()) == s);
+    const std::string v7 = as_format(s.serialize(), 7);
+    QVERIFY(!v7.empty());
+    const obs::SystemState old = obs::SystemState::deserialize(v7);
+    QCOMPARE(old.actor(pid(2))->mailbox_capacity, 0u);
+    QCOMPARE(old.actor(pid(2))->dropped, 0u);
+    QCOMPARE(old.actor(pid(2))->history[1].rejected, 0u);
+    QCOMPARE(old.actor(pid(2))->handled, 3u);
+    // A damaged one is refused, never misread: every prefix of the whole image.
+    const std::string good = s.serialize();
+    for (std::size_t cut = v7.size(); cut < good.size(); ++cut) {
+      try {
+        (void)obs::SystemState::deserialize(std::string_view(good).substr(0, cut));
+        QFAIL(qPrintable(QString("a %1-byte prefix was accepted").arg(cut)));
+      } catch (const obs::StateFormatError&) {
+      }
+    }
+  }
+
+  void the_bucketer_counts_drops_and_rejections_as_sums_between_polls() {
+    as::ActorStats s;
+    s.id = pid(3);
+    s.mailbox_capacity = 4;
+    s.dropped = 6;
+    s.rejected = 2;
+    obs::StatsBucketer bucketer;
+    auto first = bucketer.update({s}, as::TimePoint{} + 1ms);
+    QCOMPARE(first.size(), 1u);
+    QCOMPARE(first[0].dropped, 6u);
+    QCOMPARE(first[0].rejected, 2u);
+    // Nothing moved: no sample.
+    QVERIFY(bucketer.update({s}, as::TimePoint{} + 2ms).empty());
+    // Only drops moved: a sample with just them.
+    s.dropped = 9;
+    auto third = bucketer.update({s}, as::TimePoint{} + 3ms);
+    QCOMPARE(third.size(), 1u);
+    QCOMPARE(third[0].dropped, 3u);
+    QCOMPARE(third[0].rejected, 0u);
+    QCOMPARE(third[0].handled, 0u);
+  }
+
   void the_state_at_a_time_is_a_keyframe_plus_the_events_after_it() {
     const auto ev = script();
     for (std::size_t key : {std::size_t{0}, std::size_t{1}, ev.size() / 3, ev.size() / 2, ev.size() - 1}) {

@@ -46,6 +46,34 @@ void add_a_session(const std::filesystem::path& file) {
   run_workload(sys, w, 2, 20, 50);
 }
 
+/// The SQL that takes a format-6 file back to format 5: no bounded mailboxes (the columns first,
+/// since the older formats' simulations start from the current one).
+constexpr const char* kBackToFormat5 =
+    "ALTER TABLE actors DROP COLUMN mailbox_capacity; ALTER TABLE actors DROP COLUMN overflow; "
+    "ALTER TABLE actor_stats DROP COLUMN dropped; ALTER TABLE actor_stats DROP COLUMN rejected; ";
+
+/// Holds its first message in the handler (a suspended coroutine) until the gate opens, so that
+/// what is sent meanwhile waits in its mailbox; records "holding" and "got N".
+struct Held {
+  using Message = int;
+  Probe* probe = nullptr;
+  Gate* gate = nullptr;
+  as::Task<> handle(as::Context<Held>&, int m, std::monostate&) {
+    if (m == 1) {
+      probe->record("holding");
+      co_await gate->opened();
+    }
+    probe->record("got " + std::to_string(m));
+  }
+};
+
+as::SpawnOptions bounded(std::uint32_t capacity, as::Overflow overflow) {
+  as::SpawnOptions o;
+  o.mailbox_capacity = capacity;
+  o.overflow = overflow;
+  return o;
+}
+
 /// Checks that opening `file` fails with `kind`, a message that names the file, and `words` in it.
 void expect_refused(const std::filesystem::path& file, Kind kind, const std::string& words) {
   const auto e = error_of([&] { as::SessionReader r(file, {.busy_timeout = 100ms}); });
@@ -252,7 +280,9 @@ class TestSessionReader : public QObject {
        // cause, actors.child_id or actors.restarts.
       Sqlite db(file);
       QVERIFY(
-          db.exec("ALTER TABLE actor_stats DROP COLUMN timed; ALTER TABLE actor_stats DROP COLUMN busy_ns; "
+          db.exec(kBackToFormat5) &&
+          db.exec(
+                  "ALTER TABLE actor_stats DROP COLUMN timed; ALTER TABLE actor_stats DROP COLUMN busy_ns; "
                   "ALTER TABLE events DROP COLUMN cause; ALTER TABLE actors DROP COLUMN child_id; "
                   "ALTER TABLE actors DROP COLUMN restarts; "
                   "UPDATE meta SET value = '1' WHERE key = 'format_version'"));
@@ -297,7 +327,9 @@ class TestSessionReader : public QObject {
     {  // What format 2 was: no actor_stats.busy_ns, no events.cause, no actors.child_id or restarts.
       Sqlite db(file);
       QVERIFY(
-          db.exec("ALTER TABLE actor_stats DROP COLUMN busy_ns; ALTER TABLE events DROP COLUMN cause; "
+          db.exec(kBackToFormat5) &&
+          db.exec(
+                  "ALTER TABLE actor_stats DROP COLUMN busy_ns; ALTER TABLE events DROP COLUMN cause; "
                   "ALTER TABLE actors DROP COLUMN child_id; ALTER TABLE actors DROP COLUMN restarts; "
                   "UPDATE meta SET value = '2' WHERE key = 'format_version'"));
     }
@@ -422,7 +454,9 @@ class TestSessionReader : public QObject {
     {  // What format 4 was: no actors.child_id or actors.restarts (and no supervisor events).
       Sqlite db(file);
       QVERIFY(
-          db.exec("ALTER TABLE actors DROP COLUMN child_id; ALTER TABLE actors DROP COLUMN restarts; "
+          db.exec(kBackToFormat5) &&
+          db.exec(
+                  "ALTER TABLE actors DROP COLUMN child_id; ALTER TABLE actors DROP COLUMN restarts; "
                   "UPDATE meta SET value = '4' WHERE key = 'format_version'"));
     }
     const std::string before = read_bytes(file);
@@ -449,6 +483,120 @@ class TestSessionReader : public QObject {
     QCOMPARE(r.sessions().size(), 2u);
     QCOMPARE(r.actors(r.sessions().front().id).size(), actors);
     for (const auto& a : r.actors(r.sessions().front().id)) QCOMPARE(a.restarts, 0u);
+  }
+
+  void a_bounded_mailbox_that_drops_is_recorded_with_its_capacity_policy_and_every_loss() {
+    const auto file = path_in(dir_, "bounded.db");
+    as::ActorId dropper_id, refuser_id, open_id;
+    {
+      as::Recorder rec(file, {.detail = as::Detail::full, .stats_interval = 2ms, .keyframe_every = 5});
+      as::System sys{as::make_runtime("asio", {.threads = 2})};
+      sys.attach(rec);
+      Probe probe;
+      Gate gate, gate2;
+      auto dropper = sys.spawn<Held>(Held{.probe = &probe, .gate = &gate}, bounded(3, as::Overflow::drop_oldest))
+                         .value();
+      auto refuser = sys.spawn<Held>(Held{.probe = &probe, .gate = &gate2}, bounded(1, as::Overflow::reject)).value();
+      auto open = sys.spawn<Held>(Held{.probe = &probe, .gate = &gate2}, {}).value();
+      dropper_id = dropper.id();
+      refuser_id = refuser.id();
+      open_id = open.id();
+      QVERIFY(dropper.cast(1));
+      QVERIFY(refuser.cast(1));
+      QVERIFY(probe.wait_count(sys, "holding", 2));
+      // 2, 3 and 4 fill the mailbox; 5 to 9 each push the oldest waiting one out.
+      for (int i = 2; i <= 9; ++i) QVERIFY(dropper.cast(i));
+      QVERIFY(refuser.cast(2));
+      for (int i = 3; i <= 5; ++i) QVERIFY(!refuser.cast(i));
+      gate.open();
+      gate2.open();
+      QVERIFY(probe.wait_for(sys, "got 9"));
+      QVERIFY(probe.wait_for(sys, "got 2"));
+      for (int i = 3; i <= 6; ++i) QVERIFY(!probe.contains("got " + std::to_string(i)));  // dropped or refused
+      QCOMPARE(dropper.stats().dropped, 5u);
+      QVERIFY(sys.shutdown(kTimeout));
+    }
+    const as::SessionReader r(file);
+    QCOMPARE(r.format_version(), as::kRecordingFormatVersion);
+    const std::int64_t session = r.sessions().front().id;
+    const auto actors = r.actors(session);
+    const auto info = [&](as::ActorId id) {
+      return *std::find_if(actors.begin(), actors.end(), [&](const as::ActorInfo& a) { return a.id == id; });
+    };
+    QCOMPARE(info(dropper_id).mailbox_capacity, 3u);
+    QCOMPARE(info(dropper_id).overflow, as::Overflow::drop_oldest);
+    QCOMPARE(info(refuser_id).mailbox_capacity, 1u);
+    QCOMPARE(info(refuser_id).overflow, as::Overflow::reject);
+    QCOMPARE(info(open_id).mailbox_capacity, 0u);
+    // The statistics count every loss exactly, bucket by bucket.
+    std::uint64_t dropped = 0, rejected = 0, others = 0;
+    for (const auto& x : r.stats(session)) {
+      if (x.actor == dropper_id) {
+        dropped += x.dropped;
+        others += x.rejected;
+      } else if (x.actor == refuser_id) {
+        rejected += x.rejected;
+        others += x.dropped;
+      } else {
+        others += x.dropped + x.rejected;
+      }
+    }
+    QCOMPARE(dropped, 5u);
+    QCOMPARE(rejected, 3u);
+    QCOMPARE(others, 0u);
+    QCOMPARE(r.event_counts(session)[static_cast<std::size_t>(obs::EventKind::mailbox_configured)], 2u);
+    // Replayed, from keyframes and from the start alike, the fold has them all.
+    for (bool keyframes : {true, false}) {
+      const obs::SystemState st = r.state_at(session, as::TimePoint::max(), {.use_keyframes = keyframes});
+      QCOMPARE(st.actor(dropper_id)->mailbox_capacity, 3u);
+      QCOMPARE(st.actor(dropper_id)->overflow, as::Overflow::drop_oldest);
+      QCOMPARE(st.actor(dropper_id)->dropped, 5u);
+      QCOMPARE(st.actor(refuser_id)->rejected, 3u);
+      QCOMPARE(st.actor(refuser_id)->overflow, as::Overflow::reject);
+      QCOMPARE(st.actor(open_id)->mailbox_capacity, 0u);
+    }
+    QVERIFY(r.state_at(session, as::TimePoint::max()) ==
+            r.state_at(session, as::TimePoint::max(), {.use_keyframes = false}));
+  }
+
+  void a_format_5_recording_opens_read_only_unchanged_unbounded_and_is_migrated_when_a_session_is_added() {
+    const auto file = path_in(dir_, "format5.db");
+    std::filesystem::copy_file(good_, file, std::filesystem::copy_options::overwrite_existing);
+    {  // What format 5 was: no bounded mailboxes.
+      Sqlite db(file);
+      QVERIFY(db.exec(kBackToFormat5) && db.exec("UPDATE meta SET value = '5' WHERE key = 'format_version'"));
+    }
+    const std::string before = read_bytes(file);
+    std::size_t actors = 0;
+    {
+      const as::SessionReader r(file);
+      QCOMPARE(r.format_version(), 5);
+      r.verify();
+      const std::int64_t session = r.sessions().front().id;
+      const auto list = r.actors(session);
+      QVERIFY(!list.empty());
+      actors = list.size();
+      for (const auto& a : list) {
+        QCOMPARE(a.mailbox_capacity, 0u);
+        QCOMPARE(a.overflow, as::Overflow::reject);
+      }
+      const auto stats = r.stats(session);
+      QVERIFY(!stats.empty());
+      for (const auto& x : stats) QVERIFY(x.dropped == 0 && x.rejected == 0);
+      const obs::SystemState st = r.state_at(session, as::TimePoint::max());
+      QVERIFY(st.events_applied() > 0);
+      for (const auto& [id, a] : st.actors()) QVERIFY(a.mailbox_capacity == 0 && a.dropped == 0 && a.rejected == 0);
+    }
+    QVERIFY2(read_bytes(file) == before, "reading a format-5 recording changed it");
+    add_a_session(file);  // a recorder that adds one brings the file to the current format first
+    if (QTest::currentTestFailed()) return;
+    const as::SessionReader r(file);
+    QCOMPARE(r.format_version(), as::kRecordingFormatVersion);
+    r.verify();
+    QCOMPARE(r.sessions().size(), 2u);
+    QCOMPARE(r.actors(r.sessions().front().id).size(), actors);
+    for (const auto& a : r.actors(r.sessions().front().id)) QCOMPARE(a.mailbox_capacity, 0u);
+    for (const auto& x : r.stats(r.sessions().front().id)) QVERIFY(x.dropped == 0 && x.rejected == 0);
   }
 
   void a_recording_that_lost_a_table_or_column_is_refused_as_damaged_naming_it() {

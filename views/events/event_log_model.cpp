@@ -20,7 +20,8 @@ EventCategory categoryOf(observe::EventKind kind) {
     case K::spawned:
     case K::started:
     case K::stopped:
-    case K::killed: return EventCategory::lifecycle;
+    case K::killed:
+    case K::mailbox_configured: return EventCategory::lifecycle;
     case K::failed: return EventCategory::failure;
     case K::linked:
     case K::unlinked:
@@ -101,6 +102,9 @@ EventLogModel::Row EventLogModel::rowFor(const observe::SystemState& state, cons
           ": " + e.text;  // (a start that failed says so at the end of its text)
       break;
     case K::supervisor_gave_up: r.detail = e.text; break;
+    case K::mailbox_configured:
+      r.detail = "bounded mailbox: " + std::to_string(e.thread) + " messages, " + e.name + " when full";
+      break;
     case K::started:
     case K::message_sent:
     case K::message_handled: break;

@@ -17,6 +17,8 @@ namespace actorscope {
 /// ActorStats, cumulative since the actor began, as the engine counts them; observe::StatsSample,
 /// one bucket of them (what changed between two polls, since()); and observe::ActorRecord, the
 /// fold's totals (the sum of the buckets, add()). The two mailbox counters are gauges, not sums.
+/// Counters come last when they are new (dropped and rejected came with bounded mailboxes), so that
+/// for_each's order, and the recordings' columns it binds, only ever grow at the end.
 struct ActorCounters {
   /// Messages handled, and sent by this actor's hooks.
   std::uint64_t handled = 0;
@@ -35,6 +37,12 @@ struct ActorCounters {
   /// mean per message is the sum over `timed`, not over `handled`.
   Duration queue_time{};
   Duration handling_time{};
+  /// Messages a bounded mailbox dropped (Overflow::drop_newest, drop_oldest), and sends it refused
+  /// because it was full (Overflow::reject, try_cast, a backpressured send that would block or timed
+  /// out). Always zero for an unbounded mailbox. Every message sent is handled, dropped, rejected,
+  /// or still waiting, or it was discarded when the actor stopped.
+  std::uint64_t dropped = 0;
+  std::uint64_t rejected = 0;
 
   /// The counter set alone, of a type that holds it.
   ActorCounters& counters() noexcept { return *this; }
@@ -54,6 +62,8 @@ struct ActorCounters {
     d.timed = grew(timed, before.timed);
     d.queue_time = grew(queue_time, before.queue_time);
     d.handling_time = grew(handling_time, before.handling_time);
+    d.dropped = grew(dropped, before.dropped);
+    d.rejected = grew(rejected, before.rejected);
     return d;
   }
 
@@ -66,6 +76,8 @@ struct ActorCounters {
     timed += bucket.timed;
     queue_time += bucket.queue_time;
     handling_time += bucket.handling_time;
+    dropped += bucket.dropped;
+    rejected += bucket.rejected;
   }
 
   /// Calls `f(field)` for each counter of `c` (an ActorCounters, const or not, or a type that holds
@@ -80,6 +92,8 @@ struct ActorCounters {
     f(c.timed);
     f(c.queue_time);
     f(c.handling_time);
+    f(c.dropped);
+    f(c.rejected);
   }
 
   friend bool operator==(const ActorCounters&, const ActorCounters&) = default;
@@ -95,15 +109,10 @@ struct ActorStats : ActorCounters {
   std::uint64_t supervision_handled = 0;
   /// Children of this actor that failed.
   std::uint64_t child_failures = 0;
-  /// A bounded mailbox's limit (0: unbounded) and what it does when full.
+  /// A bounded mailbox's limit (0: unbounded) and what it does when full: settings, not counters
+  /// (its dropped and rejected counts are in ActorCounters).
   std::uint32_t mailbox_capacity = 0;
   Overflow overflow = Overflow::reject;
-  /// Messages a bounded mailbox dropped (Overflow::drop_newest, drop_oldest), and sends it refused
-  /// because it was full (Overflow::reject, try_cast, a backpressured send that would block or timed
-  /// out). Every message sent is handled, dropped, rejected, or still waiting, or it was discarded
-  /// when the actor stopped.
-  std::uint64_t dropped = 0;
-  std::uint64_t rejected = 0;
   /// Hook runs begun on the actor's thread (post_start, each message and supervision event, each
   /// resumption of a suspended coroutine hook, post_stop), and whether one is running at this
   /// moment (a suspended coroutine is not running: its thread is free). Two snapshots that both say

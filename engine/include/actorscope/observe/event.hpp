@@ -39,6 +39,7 @@ namespace actorscope::observe {
 /// | supervisor_configured | the supervisor   |                    | strategy    | its specs, one per line | thread = max_restarts, period = the intensity period |
 /// | child_restarted       | the new actor (0 if its start failed) | the actor it replaces | child id | why it was restarted | thread = attempt, period = backoff delay, failed = the start failed |
 /// | supervisor_gave_up    | the supervisor   |                    |             | the reason it fails with | thread = restarts in the period, period = the period |
+/// | mailbox_configured    | the actor        |                    | overflow policy |                  | thread = mailbox capacity |
 enum class EventKind : std::uint8_t {
   spawned,
   started,
@@ -61,8 +62,9 @@ enum class EventKind : std::uint8_t {
   supervisor_configured,
   child_restarted,
   supervisor_gave_up,
+  mailbox_configured,
 };
-inline constexpr std::size_t kEventKindCount = static_cast<std::size_t>(EventKind::supervisor_gave_up) + 1;
+inline constexpr std::size_t kEventKindCount = static_cast<std::size_t>(EventKind::mailbox_configured) + 1;
 
 /// The snake_case name of a kind: "message_handled".
 std::string_view to_string(EventKind kind) noexcept;
@@ -217,6 +219,14 @@ struct Event {
   /// its children down and now fails with `text`, so its own supervisor hears of it. Lane: supervision.
   static Event supervisor_gave_up(ActorId supervisor, std::uint32_t restarts, Duration period,
                                   std::string reason) noexcept;
+
+  /// `actor` has a bounded mailbox (SpawnOptions::mailbox_capacity > 0): `thread` is its capacity
+  /// and `name` what it does when full (to_string(Overflow): "reject", "drop_newest",
+  /// "drop_oldest", "backpressure"). Sent right after the actor's `spawned` (and its
+  /// name_registered), and again with the present to an observer that attaches later; never for an
+  /// unbounded mailbox, so an actor without one is unbounded (as every actor of an older recording).
+  /// Its drops and rejections are counters (ActorCounters::dropped, rejected), in the statistics.
+  static Event mailbox_configured(ActorId actor, std::uint32_t capacity, std::string overflow) noexcept;
 };
 
 /// Nanoseconds since the clock's epoch: how times are stored and exported.

@@ -65,6 +65,10 @@ struct ActorRecord : ActorCounters {
   std::string child_id;
   std::uint32_t restarts = 0;
   ActorId replaces{};
+  /// Its mailbox's capacity (0: unbounded) and what it does when full, from its mailbox_configured
+  /// event (an actor without one is unbounded). Its drops and rejections are counters (the base).
+  std::uint32_t mailbox_capacity = 0;
+  Overflow overflow = Overflow::reject;
 
   /// How long the hook running now has held the actor's thread (StatsSample::busy); zero when none.
   Duration busy{};
@@ -92,11 +96,14 @@ struct ActorRecord : ActorCounters {
   };
   std::vector<ChildTally> child_tally;  ///< (a vector: most actors have none, and it costs nothing then)
 
-  /// Per-bucket history for sparklines: messages handled in the bucket and the mailbox maximum.
+  /// Per-bucket history for sparklines and the warnings: messages handled in the bucket, the
+  /// mailbox maximum, and the messages a bounded mailbox dropped and the sends it rejected.
   struct HistoryPoint {
     std::int64_t bucket = 0;  ///< time / history bucket length
     std::uint64_t handled = 0;
     std::uint64_t mailbox_max = 0;
+    std::uint64_t dropped = 0;
+    std::uint64_t rejected = 0;
     friend bool operator==(const HistoryPoint&, const HistoryPoint&) = default;
   };
   std::deque<HistoryPoint> history;

@@ -5,6 +5,7 @@
 
 #include <actorscope/observe/event.hpp>
 #include <actorscope/observe/system_state.hpp>
+#include <actorscope/overflow.hpp>
 #include <actorscope/storage/recording_error.hpp>
 #include <actorscope/storage/recording_format.hpp>
 
@@ -69,6 +70,11 @@ struct ActorInfo {
   /// restarted when this actor was made (0 for none). Since format 5 (older files: "" and 0).
   std::string child_id;
   std::uint32_t restarts = 0;
+  /// Its mailbox's capacity (0: unbounded) and what it did when full (reject for an unbounded
+  /// one, which never is). Since format 6 (older files: unbounded). What it dropped and rejected
+  /// is in its statistics (SessionReader::stats, and the fold's ActorRecord).
+  std::uint32_t mailbox_capacity = 0;
+  Overflow overflow = Overflow::reject;
 };
 
 /// Which events to stream. Empty lists mean "all".
