@@ -148,6 +148,26 @@ class ScriptedState {
     state.apply(s);
   }
 
+  /// `pid` has a bounded mailbox (mailbox_configured): `capacity` messages, `overflow` when full.
+  void bounded(std::uint64_t pid, std::uint32_t capacity, as::Overflow overflow) {
+    auto e = obs::Event::mailbox_configured(id(pid), capacity, std::string(to_string(overflow)));
+    e.seq = ++seq_;
+    e.time = now;
+    apply(e);
+  }
+  /// One stats bucket of a bounded mailbox, ending now: its depth, and what it dropped and
+  /// rejected in the bucket.
+  void losses(std::uint64_t pid, std::uint64_t depth, std::uint64_t dropped, std::uint64_t rejected) {
+    obs::StatsSample s;
+    s.end = now;
+    s.actor = id(pid);
+    s.mailbox_depth = depth;
+    s.mailbox_max = depth;
+    s.dropped = dropped;
+    s.rejected = rejected;
+    state.apply(s);
+  }
+
   /// A Supervisor says how it works (supervisor_configured); `specs` as the event carries them.
   void configure(std::uint64_t sup, const std::string& strategy, std::uint32_t maxRestarts,
                  as::Duration period, const std::string& specs) {

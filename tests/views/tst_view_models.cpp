@@ -7,6 +7,7 @@
 #include "actors/actors_table_model.hpp"
 #include "common/actor_metrics.hpp"
 #include "common/actor_selection.hpp"
+#include "common/health.hpp"
 #include "common/roles.hpp"
 #include "events/event_log_model.hpp"
 #include "flow/message_flow_model.hpp"
@@ -17,6 +18,8 @@
 #include "warnings/warnings_model.hpp"
 
 #include <QAbstractItemModelTester>
+#include <QColor>
+#include <QGuiApplication>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -231,6 +234,60 @@ class TestViewModels : public QObject {
     model.update(s.state);
     QCOMPARE(model.actorAt(0), id(4));
     QVERIFY(model.index(0, v::ActorsTableModel::HandlingP99Column).data().toString().endsWith(QStringLiteral("ms")));
+  }
+
+  void the_actors_table_shows_a_bounded_mailbox_against_its_capacity_and_sorts_by_its_losses() {
+    ScriptedState s;
+    s.spawn(1, 0, "open");
+    s.spawn(2, 0, "sensor");
+    s.bounded(2, 8, as::Overflow::drop_oldest);
+    s.spawn(3, 0, "gate");
+    s.bounded(3, 4, as::Overflow::reject);
+    s.advance(100ms);
+    s.stats(1, 10, 5);
+    s.losses(2, 8, 30, 0);
+    s.losses(3, 2, 0, 7);
+    v::ActorsTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.update(s.state);
+    const auto cell = [&](std::uint64_t pid, int column, int role = Qt::DisplayRole) {
+      return model.index(model.rowOf(id(pid)), column).data(role);
+    };
+    QCOMPARE(cell(1, v::ActorsTableModel::MailboxColumn).toString(), QStringLiteral("5"));  // unbounded: as before
+    QCOMPARE(cell(2, v::ActorsTableModel::MailboxColumn).toString(), QStringLiteral("8 / 8"));
+    QCOMPARE(cell(3, v::ActorsTableModel::MailboxColumn).toString(), QStringLiteral("2 / 4"));
+    QVERIFY(cell(2, v::ActorsTableModel::MailboxColumn, Qt::ToolTipRole).toString().contains(QStringLiteral("drop_oldest")));
+    // A full one is red (a depth of 8 alone is not).
+    QCOMPARE(cell(2, v::ActorsTableModel::MailboxColumn, Qt::ForegroundRole).value<QColor>(),
+             v::errorColor(QGuiApplication::palette()));
+    QVERIFY(cell(3, v::ActorsTableModel::MailboxColumn, Qt::ForegroundRole).value<QColor>() !=
+            v::errorColor(QGuiApplication::palette()));
+    QCOMPARE(cell(2, v::ActorsTableModel::DroppedColumn).toString(), QStringLiteral("30"));
+    QCOMPARE(cell(1, v::ActorsTableModel::DroppedColumn).toString(), QString());
+    QCOMPARE(cell(3, v::ActorsTableModel::RejectedColumn).toString(), QStringLiteral("7"));
+    QCOMPARE(model.headerData(v::ActorsTableModel::DroppedColumn, Qt::Horizontal).toString(), QStringLiteral("Dropped"));
+    QCOMPARE(model.headerData(v::ActorsTableModel::RejectedColumn, Qt::Horizontal).toString(),
+             QStringLiteral("Rejected"));
+    model.sort(v::ActorsTableModel::DroppedColumn, Qt::DescendingOrder);
+    QCOMPARE(model.actorAt(0), id(2));
+    model.sort(v::ActorsTableModel::RejectedColumn, Qt::DescendingOrder);
+    QCOMPARE(model.actorAt(0), id(3));
+    // More losses move the figures, and the order with them.
+    s.advance(100ms);
+    s.losses(2, 8, 0, 9);
+    model.update(s.state);
+    QCOMPARE(model.actorAt(0), id(2));
+    QCOMPARE(cell(2, v::ActorsTableModel::RejectedColumn).toString(), QStringLiteral("9"));
+
+    // The inspector has all of it.
+    const auto d = v::inspect(s.state, id(2));
+    QVERIFY(d.has_value());
+    QCOMPARE(d->capacity, 8u);
+    QCOMPARE(d->overflow, as::Overflow::drop_oldest);
+    QCOMPARE(d->mailbox, 8u);
+    QCOMPARE(d->dropped, 30u);
+    QCOMPARE(d->rejected, 9u);
+    QCOMPARE(v::inspect(s.state, id(1))->capacity, 0u);
   }
 
   // The qt runtime chooses the thread of an actor spawned from outside when the actor starts.

@@ -93,6 +93,68 @@ class TestWarningRules : public QObject {
                      "1 of 1 in 5 s"));
   }
 
+  void a_full_bounded_mailbox_and_one_that_loses_messages_are_flagged_until_they_recover() {
+    ScriptedState s;
+    s.spawn(1, 0, "open");
+    s.spawn(2, 0, "sensor");
+    s.bounded(2, 8, as::Overflow::drop_oldest);
+    s.spawn(3, 0, "gate");
+    s.bounded(3, 4, as::Overflow::reject);
+    s.advance(100ms);
+    s.stats(1, 10, 5000);  // deep, but unbounded: no "full"
+    s.losses(2, 8, 0, 0);  // full, nothing lost yet
+    s.losses(3, 3, 0, 0);
+    const auto full = warningAbout(s.state, v::WarningKind::mailbox_full, id(2));
+    QVERIFY(full.has_value());
+    QCOMPARE(full->severity, v::Severity::warning);
+    QVERIFY2(contains(full->summary, "8 of 8 messages waiting (drop_oldest)") &&
+                 contains(full->summary, "drops the oldest"),
+             full->summary.c_str());
+    QVERIFY(!warningAbout(s.state, v::WarningKind::mailbox_dropping, id(2)));
+    QVERIFY(!warningAbout(s.state, v::WarningKind::mailbox_full, id(1)));
+    QVERIFY(!warningAbout(s.state, v::WarningKind::mailbox_full, id(3)));  // 3 of 4
+
+    // It drops; the other refuses one send.
+    s.advance(100ms);
+    s.losses(2, 8, 12, 0);
+    s.losses(3, 4, 0, 1);
+    const auto dropping = warningAbout(s.state, v::WarningKind::mailbox_dropping, id(2));
+    QVERIFY(dropping.has_value());
+    QCOMPARE(dropping->severity, v::Severity::error);
+    QVERIFY2(contains(dropping->summary, "12 messages dropped in the last 5.0 s") &&
+                 contains(dropping->summary, "capacity 8, drop_oldest"),
+             dropping->summary.c_str());
+    const auto refused = warningAbout(s.state, v::WarningKind::mailbox_dropping, id(3));
+    QVERIFY(refused.has_value());
+    QVERIFY2(contains(refused->summary, "1 send rejected"), refused->summary.c_str());
+    QVERIFY2(contains(warningAbout(s.state, v::WarningKind::mailbox_full, id(3))->summary, "the next send is rejected"),
+             "a full reject mailbox says what happens next");
+    QCOMPARE(v::warningTitle(v::WarningKind::mailbox_full), std::string_view("mailbox full"));
+    QCOMPARE(v::warningTitle(v::WarningKind::mailbox_dropping), std::string_view("dropping messages"));
+    for (auto kind : {v::WarningKind::mailbox_full, v::WarningKind::mailbox_dropping}) {
+      const std::string why(v::warningExplanation(kind));
+      QVERIFY2(contains(why, "capacity") && contains(why, "backpressure"), why.c_str());
+    }
+    // A replay from a keyframe flags the same.
+    QVERIFY(v::lint(obs::SystemState::deserialize(s.state.serialize())) == v::lint(s.state));
+
+    // Worked off, and nothing lost for longer than the window: both go.
+    for (int step = 0; step < 30; ++step) {
+      s.advance(100ms);
+      s.losses(2, 2, 0, 0);
+      s.losses(3, 0, 0, 0);
+    }
+    QVERIFY(!warningAbout(s.state, v::WarningKind::mailbox_full, id(2)));
+    QVERIFY(warningAbout(s.state, v::WarningKind::mailbox_dropping, id(2)).has_value());  // 3 s ago: still within
+    for (int step = 0; step < 25; ++step) {
+      s.advance(100ms);
+      s.tick();
+    }
+    QVERIFY(!warningAbout(s.state, v::WarningKind::mailbox_dropping, id(2)));
+    QVERIFY(!warningAbout(s.state, v::WarningKind::mailbox_dropping, id(3)));
+    QCOMPARE(s.state.actor(id(2))->dropped, 12u);  // the totals stay
+  }
+
   void a_mailbox_that_leaks_steadily_for_a_minute_stays_flagged_with_its_depth_and_rate() {
     ScriptedState s;
     s.spawn(1, 0, "source");

@@ -38,6 +38,10 @@ ActorsTableModel::Row ActorsTableModel::rowFor(const observe::SystemState& state
   r.thread = a.thread;
   r.mailbox = a.alive() ? a.mailbox_depth : 0;
   r.mailboxMax = a.mailbox_max;
+  r.capacity = a.mailbox_capacity;
+  r.overflow = a.overflow;
+  r.dropped = a.dropped;
+  r.rejected = a.rejected;
   r.rate = a.alive() ? messagesPerSecond(state, a) : 0.0;
   r.handled = a.handled;
   r.sent = a.sent;
@@ -190,6 +194,8 @@ bool ActorsTableModel::lessThan(const Row& a, const Row& b) const {
     case QueueP99Column: c = cmp(a.queueP99, b.queueP99); break;
     case HandlingP99Column: c = cmp(a.handlingP99, b.handlingP99); break;
     case FailuresColumn: c = cmp(a.failures, b.failures); break;
+    case DroppedColumn: c = cmp(a.dropped, b.dropped); break;
+    case RejectedColumn: c = cmp(a.rejected, b.rejected); break;
     case ChildrenColumn: c = cmp(a.children, b.children); break;
     default: break;
   }
@@ -253,6 +259,8 @@ QVariant ActorsTableModel::sortValue(const Row& r, int column) const {
     case QueueP99Column: return QVariant::fromValue<qulonglong>(r.queueP99);
     case HandlingP99Column: return QVariant::fromValue<qulonglong>(r.handlingP99);
     case FailuresColumn: return QVariant::fromValue<qulonglong>(r.failures);
+    case DroppedColumn: return QVariant::fromValue<qulonglong>(r.dropped);
+    case RejectedColumn: return QVariant::fromValue<qulonglong>(r.rejected);
     case ChildrenColumn: return QVariant::fromValue<qulonglong>(r.children);
   }
   return {};
@@ -274,6 +282,10 @@ QVariant ActorsTableModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || index.row() >= static_cast<int>(rows_.size())) return {};
   const Row& r = rows_[static_cast<std::size_t>(index.row())]->row;
   const bool dead = hasExited(r.health);
+  // A bounded mailbox that is full drops or refuses what comes next: red, whatever its depth.
+  if (role == Qt::ForegroundRole && index.column() == MailboxColumn && !dead && r.capacity != 0 &&
+      r.mailbox >= r.capacity)
+    return errorColor(QGuiApplication::palette());
   const QVariant shared = actorCellData(cellOf(index.column()), role,
                                         {.id = r.id,
                                          .health = r.health,
@@ -290,7 +302,11 @@ QVariant ActorsTableModel::data(const QModelIndex& index, int role) const {
         case TypeColumn: return QString::fromStdString(r.identity->shortType);
         case StatusColumn: return healthText(r.health);
         case ThreadColumn: return formatHost(r.thread);
-        case MailboxColumn: return dead ? QString() : QString::number(r.mailbox);
+        case MailboxColumn:
+          if (dead) return QString();
+          // A bounded mailbox shows its fill against its capacity: "8 / 8".
+          return r.capacity == 0 ? QString::number(r.mailbox)
+                                 : QStringLiteral("%1 / %2").arg(r.mailbox).arg(r.capacity);
         case MailboxMaxColumn: return QString::number(r.mailboxMax);
         case RateColumn: return formatRate(r.rate);
         case HandledColumn: return formatCount(static_cast<double>(r.handled));
@@ -298,6 +314,8 @@ QVariant ActorsTableModel::data(const QModelIndex& index, int role) const {
         case QueueP99Column: return r.timedCount > 0 ? formatNanos(r.queueP99) : QString();
         case HandlingP99Column: return r.timedCount > 0 ? formatNanos(r.handlingP99) : QString();
         case FailuresColumn: return r.failures == 0 ? QString() : QString::number(r.failures);
+        case DroppedColumn: return r.dropped == 0 ? QString() : formatCount(static_cast<double>(r.dropped));
+        case RejectedColumn: return r.rejected == 0 ? QString() : formatCount(static_cast<double>(r.rejected));
         case ChildrenColumn: return r.children == 0 ? QString() : QString::number(r.children);
       }
       break;
@@ -307,6 +325,11 @@ QVariant ActorsTableModel::data(const QModelIndex& index, int role) const {
       break;
     case Qt::ToolTipRole:
       if (index.column() == TypeColumn || index.column() == NameColumn) return QString::fromStdString(r.identity->type);
+      if (index.column() == MailboxColumn && r.capacity != 0)
+        return QStringLiteral("%1 of %2 messages waiting; a bounded mailbox (%3 when full)")
+            .arg(r.mailbox)
+            .arg(r.capacity)
+            .arg(QString::fromLatin1(to_string(r.overflow)));
       if ((index.column() == QueueP99Column || index.column() == HandlingP99Column) && r.timedCount == 0)
         return QStringLiteral("No timed messages observed for this actor yet");
       break;
@@ -324,11 +347,14 @@ QVariant ActorsTableModel::headerData(int section, Qt::Orientation orientation, 
       {"Actor", "The registered name, or the actor's type when it has none"},
       {"Id", "node.pid: unique within the System"},
       {"Status", "Where the actor is in its life, or how it ended"},
-      {"Mailbox", "Messages waiting in the mailbox now"},
+      {"Mailbox", "Messages waiting in the mailbox now; for a bounded mailbox, against its capacity (8 / 8: full)"},
       {"Msgs/s", "Messages handled per second over the last second"},
       {"Handle p99", "99th percentile of the time the handler took (sampled messages)"},
       {"Queue p99", "99th percentile of the time a message waited in the mailbox (sampled messages)"},
       {"Failures", "Failures of this actor's children plus its own handler failures"},
+      {"Dropped", "Messages its bounded mailbox dropped because it was full (drop_newest, drop_oldest; exact)"},
+      {"Rejected", "Sends its bounded mailbox refused because it was full (reject, try_cast, a backpressured send "
+                   "that could not wait or timed out; exact)"},
       {"Handled", "Messages handled in total (exact)"},
       {"Sent", "Messages sent in total by this actor's hooks (exact)"},
       {"Max", "The most messages ever waiting at once (mailbox high-water mark)"},

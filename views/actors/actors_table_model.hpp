@@ -1,5 +1,6 @@
 // ActorsTableModel: every actor in one sortable table (the Erlang observer's process list, with
-// timing): mailbox depth, messages per second, p99 handling time, failures... It sorts and filters
+// timing): mailbox depth (against its capacity when bounded), messages per second, p99 handling
+// time, failures, what a bounded mailbox dropped or rejected... It sorts and filters
 // itself, because a proxy re-sorting 10,000 changing rows row by row costs far more than one sort
 // and one layoutChanged per update; persistent indexes (the selection) follow their actors.
 #pragma once
@@ -29,6 +30,8 @@ class ActorsTableModel : public QAbstractTableModel {
     HandlingP99Column,
     QueueP99Column,
     FailuresColumn,
+    DroppedColumn,
+    RejectedColumn,
     HandledColumn,
     SentColumn,
     MailboxMaxColumn,
@@ -79,6 +82,10 @@ class ActorsTableModel : public QAbstractTableModel {
     std::uint32_t thread = 0;
     std::uint64_t mailbox = 0;
     std::uint64_t mailboxMax = 0;
+    std::uint32_t capacity = 0;  ///< 0: an unbounded mailbox
+    Overflow overflow = Overflow::reject;
+    std::uint64_t dropped = 0;
+    std::uint64_t rejected = 0;
     double rate = 0;
     std::uint64_t handled = 0;
     std::uint64_t sent = 0;

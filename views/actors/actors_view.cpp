@@ -24,8 +24,8 @@ ActorsView::ActorsView(ActorSelection* selection, ActorControl* control, QWidget
   table_->sortByColumn(ActorsTableModel::RateColumn, Qt::DescendingOrder);
   table_->horizontalHeader()->setStretchLastSection(true);
   table_->horizontalHeader()->setMinimumSectionSize(40);
-  static_assert(ActorsTableModel::ColumnCount == 14, "a width for every column");
-  setColumnWidthsInDigits(table_, {17, 5, 7, 7, 7, 9, 9, 7, 7, 7, 6, 7, 6, 12}, 10);
+  static_assert(ActorsTableModel::ColumnCount == 16, "a width for every column");
+  setColumnWidthsInDigits(table_, {17, 5, 7, 8, 7, 9, 9, 7, 7, 7, 7, 7, 6, 7, 6, 12}, 10);
 
   search_ = new SearchField(QStringLiteral("Filter by name, type or id"), this);
   showStopped_ = new QToolButton(this);

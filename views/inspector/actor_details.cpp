@@ -83,6 +83,10 @@ std::optional<ActorDetails> inspect(const observe::SystemState& state, ActorId i
   d.sent = a->sent;
   d.mailbox = a->alive() ? a->mailbox_depth : 0;
   d.mailboxMax = a->mailbox_max;
+  d.capacity = a->mailbox_capacity;
+  d.overflow = a->overflow;
+  d.dropped = a->dropped;
+  d.rejected = a->rejected;
   d.rate = messagesPerSecond(state, *a);
   d.timed = a->timed;
   d.queueTotal = a->queue_time;

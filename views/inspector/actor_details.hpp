@@ -81,6 +81,12 @@ struct ActorDetails {
   std::uint64_t sent = 0;
   std::uint64_t mailbox = 0;
   std::uint64_t mailboxMax = 0;
+  /// Its mailbox's capacity (0: unbounded) and what it does when full; what it dropped and the
+  /// sends it rejected because it was full (exact, zero for an unbounded mailbox).
+  std::uint32_t capacity = 0;
+  Overflow overflow = Overflow::reject;
+  std::uint64_t dropped = 0;
+  std::uint64_t rejected = 0;
   double rate = 0;
   /// The messages whose times the totals hold: fewer than `handled` when only sampled messages
   /// were timed (a recording at `sampled` detail).

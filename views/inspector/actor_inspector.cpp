@@ -272,8 +272,10 @@ void ActorInspector::render(const ActorDetails& d) {
 
   tiles_[0]->setText(formatRate(d.rate));
   tiles_[1]->setText(formatCount(static_cast<double>(d.handled)));
+  // A bounded mailbox's fill against its capacity: "8 / 8".
   tiles_[2]->setText(QStringLiteral("%1 <span style='font-weight:normal; font-size:small; color:%2'>max %3</span>")
-                         .arg(d.mailbox)
+                         .arg(d.capacity == 0 ? QString::number(d.mailbox)
+                                              : QStringLiteral("%1 / %2").arg(d.mailbox).arg(d.capacity))
                          .arg(pal.color(QPalette::PlaceholderText).name())
                          .arg(d.mailboxMax));
   tiles_[3]->setText(formatCount(static_cast<double>(d.sent)));
@@ -373,6 +375,21 @@ void ActorInspector::render(const ActorDetails& d) {
                .arg(tl.fired)
                .arg(tl.owned ? QStringLiteral(" (started here)") : QString());
     row(QStringLiteral("Timers"), t.join(QStringLiteral("<br>")));
+  }
+  if (d.capacity == 0) {
+    row(QStringLiteral("Mailbox"), QStringLiteral("<span style='color:%1'>unbounded</span>").arg(muted));
+  } else {
+    // What a bounded mailbox is, and what it lost: every figure that says whether it keeps up.
+    auto lost = [&](std::uint64_t n, const char* what) {
+      const QString text = QStringLiteral("%1 %2").arg(n).arg(QString::fromLatin1(what));
+      return n == 0 ? text : QStringLiteral("<span style='color:%1'>%2</span>").arg(errorColor(pal).name(), text);
+    };
+    row(QStringLiteral("Mailbox"),
+        QStringLiteral("capacity %1, %2 when full<br>%3 waiting, %4, %5")
+            .arg(d.capacity)
+            .arg(QString::fromLatin1(to_string(d.overflow)))
+            .arg(d.mailbox)
+            .arg(lost(d.dropped, "dropped"), lost(d.rejected, "rejected")));
   }
   row(QStringLiteral("Spawned"), formatSince(d.spawned, d.origin));
   if (d.timed > 0) {

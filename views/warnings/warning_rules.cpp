@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <map>
 #include <span>
+#include <utility>
 
 namespace actorscope::views {
 namespace {
@@ -93,6 +94,24 @@ bool growing(const observe::SystemState& state, const observe::ActorRecord& a, c
   return true;
 }
 
+/// What a bounded mailbox dropped and rejected within `window` before the state's time (its
+/// history's buckets, exact): {dropped, rejected}.
+std::pair<std::uint64_t, std::uint64_t> recentLoss(const observe::SystemState& state, const observe::ActorRecord& a,
+                                                   Duration window) {
+  const std::int64_t bucketNs = std::max<std::int64_t>(1, observe::to_ns(state.limits().history_bucket));
+  const std::int64_t now = observe::to_ns(state.time()) / bucketNs;
+  const std::int64_t span = std::max<std::int64_t>(1, observe::to_ns(window) / bucketNs);
+  std::uint64_t dropped = 0, rejected = 0;
+  for (auto it = a.history.rbegin(); it != a.history.rend() && it->bucket > now - span; ++it) {
+    dropped += it->dropped;
+    rejected += it->rejected;
+  }
+  return {dropped, rejected};
+}
+
+/// "8 messages", "1 message"
+std::string messages(std::uint64_t n) { return withCommas(n) + (n == 1 ? " message" : " messages"); }
+
 /// What a handler that holds its thread keeps waiting, in the runtime's terms.
 std::string heldThread(const observe::SystemState& state, const observe::ActorRecord& a,
                        const std::map<std::uint32_t, std::size_t>& actorsOnThread) {
@@ -119,6 +138,31 @@ std::vector<Warning> lint(const observe::SystemState& state, const WarningThresh
   for (const auto& [id, a] : state.actors()) {
     std::string summary;
     if (growing(state, a, t, summary)) out.push_back({WarningKind::growing_mailbox, Severity::warning, id, 0, summary});
+
+    // A bounded mailbox: full now, and what it lost lately. Each says what the policy does with it.
+    if (a.alive() && a.mailbox_capacity != 0) {
+      const std::string policy(to_string(a.overflow));
+      if (a.mailbox_depth >= a.mailbox_capacity) {
+        std::string what = a.overflow == Overflow::drop_newest    ? "the next message is dropped"
+                           : a.overflow == Overflow::drop_oldest  ? "the next message drops the oldest waiting"
+                           : a.overflow == Overflow::backpressure ? "senders wait for room"
+                                                                  : "the next send is rejected";
+        out.push_back({WarningKind::mailbox_full, Severity::warning, id, 0,
+                       withCommas(a.mailbox_depth) + " of " + withCommas(a.mailbox_capacity) +
+                           " messages waiting (" + policy + "): " + what});
+      }
+      const auto [dropped, rejected] = recentLoss(state, a, t.mailboxLossWindow);
+      if (dropped != 0 || rejected != 0) {
+        std::string lost;
+        if (dropped != 0) lost = messages(dropped) + " dropped";
+        if (rejected != 0) lost += (lost.empty() ? "" : " and ") + withCommas(rejected) +
+                                   (rejected == 1 ? " send rejected" : " sends rejected");
+        out.push_back({WarningKind::mailbox_dropping, Severity::error, id, 0,
+                       lost + " in the last " + seconds(t.mailboxLossWindow) + " (capacity " +
+                           withCommas(a.mailbox_capacity) + ", " + policy + "; " + withCommas(a.dropped) +
+                           " dropped and " + withCommas(a.rejected) + " rejected in all)"});
+      }
+    }
 
     // A restart storm: children keep failing and new ones keep being spawned under the supervisor
     // after failures (replacements), however short-lived the supervisor or its children. Children
@@ -203,6 +247,8 @@ std::string_view warningTitle(WarningKind kind) {
       return "supervisor near its restart limit";
     case WarningKind::supervisor_gave_up:
       return "supervisor gave up";
+    case WarningKind::mailbox_full: return "mailbox full";
+    case WarningKind::mailbox_dropping: return "dropping messages";
   }
   return "warning";
 }
@@ -245,6 +291,20 @@ std::string_view warningExplanation(WarningKind kind) {
              "shut its children down and failed with the reason shown, which escalates to its own "
              "supervisor. Look "
              "at why its children kept failing (the Inspector's recent failures, Why did it fail?).";
+    case WarningKind::mailbox_full:
+      return "The actor's bounded mailbox holds as many messages as its capacity: it receives faster than it "
+             "handles. What comes next depends on its overflow policy: reject refuses the send (the sender gets a "
+             "SendError back), drop_newest drops the new message, drop_oldest drops the oldest waiting one, and "
+             "backpressure makes senders wait for room. A mailbox that is full now and then absorbs bursts, as "
+             "it should; one that stays full needs a faster handler (Inspector: its handling time), fewer "
+             "senders, or a larger capacity.";
+    case WarningKind::mailbox_dropping:
+      return "The actor's bounded mailbox was full, so messages were lost: dropped (drop_newest, drop_oldest) "
+             "or refused at the send (reject, try_cast, a backpressured send that could not wait or timed "
+             "out). Counted exactly, in the Dropped and Rejected columns. If every message matters, raise the "
+             "capacity, speed up the handler, or choose backpressure so that senders slow down instead; if "
+             "only the latest ones matter (readings, progress), drop_oldest is the right choice and this is "
+             "expected.";
   }
   return {};
 }

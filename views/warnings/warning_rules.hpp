@@ -25,6 +25,11 @@ enum class WarningKind : std::uint8_t {
   supervisor_near_limit,
   /// A Supervisor exceeded its restart intensity and failed (supervisor_gave_up), with its reason.
   supervisor_gave_up,
+  /// A bounded mailbox that is full now: the next message is dropped, refused, or made to wait,
+  /// as its overflow policy says.
+  mailbox_full,
+  /// A bounded mailbox that dropped messages or rejected sends within the window.
+  mailbox_dropping,
 };
 enum class Severity : std::uint8_t { warning, error };
 
@@ -48,6 +53,9 @@ struct WarningThresholds {
   /// Late timer: p99 lateness at least this, after at least `lateTimerMinFires` firings.
   Duration lateTimer = std::chrono::milliseconds(10);
   std::uint64_t lateTimerMinFires = 3;
+  /// Dropping messages: a bounded mailbox dropped or rejected at least one message within this
+  /// much recent history (counted exactly, per 100 ms bucket).
+  Duration mailboxLossWindow = std::chrono::seconds(5);
 };
 
 struct Warning {
