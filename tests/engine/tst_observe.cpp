@@ -521,6 +521,9 @@ class TestObserve : public QObject {
   }
 
   void a_bounded_mailbox_is_observed_with_its_capacity_policy_and_every_loss() {
+    // Declared before the System, so that they outlive the handlers waiting on them if a check fails.
+    Probe probe;
+    Gate gate, gate2;
     auto sys = make_system();
     obs::EventCollector collector;
     sys->attach(collector);
@@ -540,8 +543,6 @@ class TestObserve : public QObject {
       o.overflow = overflow;
       return o;
     };
-    Probe probe;
-    Gate gate, gate2;
     // Each holds its first message (1) in the handler until its gate opens; what comes meanwhile waits.
     auto dropper = sys->spawn<Gated>(Gated{.probe = &probe, .gate = &gate}, bounded(2, as::Overflow::drop_newest))
                        .value();

@@ -489,11 +489,12 @@ class TestSessionReader : public QObject {
     const auto file = path_in(dir_, "bounded.db");
     as::ActorId dropper_id, refuser_id, open_id;
     {
+      // Declared before the System, so that they outlive the handlers waiting on them if a check fails.
+      Probe probe;
+      Gate gate, gate2;
       as::Recorder rec(file, {.detail = as::Detail::full, .stats_interval = 2ms, .keyframe_every = 5});
       as::System sys{as::make_runtime("asio", {.threads = 2})};
       sys.attach(rec);
-      Probe probe;
-      Gate gate, gate2;
       auto dropper = sys.spawn<Held>(Held{.probe = &probe, .gate = &gate}, bounded(3, as::Overflow::drop_oldest))
                          .value();
       auto refuser = sys.spawn<Held>(Held{.probe = &probe, .gate = &gate2}, bounded(1, as::Overflow::reject)).value();
