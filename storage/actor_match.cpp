@@ -118,6 +118,8 @@ std::vector<ActorInfo> actor_infos(const observe::SystemState& state) {
     if (!r.alive()) a.stopped = r.stopped;
     a.exit_kind = r.exit_kind;
     a.exit_reason = r.exit_reason;
+    a.mailbox_capacity = r.mailbox_capacity;
+    a.overflow = r.overflow;
     out.push_back(std::move(a));
   }
   return out;

@@ -20,6 +20,8 @@ std::string_view to_string(DiffColumn column) noexcept {
     case DiffColumn::peak_mailbox: return "peak_mailbox";
     case DiffColumn::failures: return "failures";
     case DiffColumn::restarts: return "restarts";
+    case DiffColumn::dropped: return "dropped";
+    case DiffColumn::rejected: return "rejected";
   }
   return "";
 }
@@ -39,6 +41,8 @@ std::optional<double> ActorFigures::value(DiffColumn column) const {
     case DiffColumn::peak_mailbox: return static_cast<double>(peak_mailbox);
     case DiffColumn::failures: return static_cast<double>(failures);
     case DiffColumn::restarts: return static_cast<double>(restarts);
+    case DiffColumn::dropped: return static_cast<double>(dropped);
+    case DiffColumn::rejected: return static_cast<double>(rejected);
   }
   return std::nullopt;
 }
@@ -49,6 +53,8 @@ namespace {
 struct PrunedStats {
   std::uint64_t handled = 0;
   std::uint64_t mailbox_max = 0;
+  std::uint64_t dropped = 0;
+  std::uint64_t rejected = 0;
 };
 
 DiffSide build_side(std::string label, std::vector<ActorInfo> actors, const observe::SystemState& state,
@@ -71,6 +77,8 @@ DiffSide build_side(std::string label, std::vector<ActorInfo> actors, const obse
       if (const observe::ActorRecord* r = state.actor(id)) {
         f.handled += r->handled;
         f.peak_mailbox = std::max(f.peak_mailbox, r->mailbox_max);
+        f.dropped += r->dropped;
+        f.rejected += r->rejected;
         queue.merge(r->queue_ns);
         handling.merge(r->handling_ns);
       } else {
@@ -79,6 +87,8 @@ DiffSide build_side(std::string label, std::vector<ActorInfo> actors, const obse
           if (auto p = pruned_stats->find(id); p != pruned_stats->end()) {
             f.handled += p->second.handled;
             f.peak_mailbox = std::max(f.peak_mailbox, p->second.mailbox_max);
+            f.dropped += p->second.dropped;
+            f.rejected += p->second.rejected;
           }
       }
     }
@@ -144,6 +154,8 @@ DiffSide read_diff_side(const SessionReader& reader, std::int64_t session) {
       PrunedStats& p = pruned[s.actor];
       p.handled += s.handled;
       p.mailbox_max = std::max(p.mailbox_max, s.mailbox_max);
+      p.dropped += s.dropped;
+      p.rejected += s.rejected;
     }
   }
   DiffSide side = build_side(reader.file().string() + ", session " + std::to_string(session), std::move(actors),

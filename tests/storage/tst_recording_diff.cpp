@@ -276,6 +276,45 @@ class TestRecordingDiff : public QObject {
     QCOMPARE(d.total_b.incarnations, std::size_t{6});
   }
 
+  void what_bounded_mailboxes_lost_is_compared_per_actor_over_its_incarnations() {
+    ScriptedState a, b;
+    team(a, 0);
+    team(b, 1000);
+    for (ScriptedState* s : {&a, &b}) {
+      const std::uint64_t base = s == &a ? 0 : 1000;
+      s->bounded(base + 3, 8, as::Overflow::drop_oldest);
+      s->bounded(base + 4, 4, as::Overflow::reject);
+    }
+    a.advance(100ms);
+    a.losses(3, 8, 10, 0);
+    a.losses(4, 4, 0, 5);
+    b.advance(100ms);
+    b.losses(1003, 8, 30, 0);
+    // worker-2 fails on B, and its replacement loses more: the incarnations add up.
+    b.losses(1004, 4, 0, 5);
+    b.fail(1004, "boom");
+    b.advance(1ms);
+    b.spawn(1006, 1002, "worker-2");
+    b.bounded(1006, 4, as::Overflow::reject);
+    b.losses(1006, 4, 0, 15);
+
+    const as::RecordingDiff d = as::diff_sides(side_of(a, "A"), side_of(b, "B"));
+    const auto row = [&](const char* path) {
+      return *std::find_if(d.rows.begin(), d.rows.end(), [&](const as::DiffRow& r) { return r.path == path; });
+    };
+    const as::DiffRow w1 = row("sup/team-a/worker-1");
+    QCOMPARE(*w1.cell(Col::dropped).a, 10.0);
+    QCOMPARE(*w1.cell(Col::dropped).b, 30.0);
+    QCOMPARE(w1.cell(Col::dropped).ratio, 3.0);
+    QVERIFY(w1.cell(Col::rejected).kind == Cell::Ratio::none);  // 0 and 0
+    QCOMPARE(w1.difference, std::log(3.0));
+    const as::DiffRow w2 = row("sup/team-a/worker-2");
+    QCOMPARE(*w2.cell(Col::rejected).a, 5.0);
+    QCOMPARE(*w2.cell(Col::rejected).b, 20.0);
+    QCOMPARE(as::to_string(Col::dropped), std::string_view("dropped"));
+    QCOMPARE(as::to_string(Col::rejected), std::string_view("rejected"));
+  }
+
   void a_state_compared_with_itself_shows_no_difference() {
     ScriptedState a;
     team(a, 0);

@@ -60,7 +60,11 @@ class TestDiffTableModel : public QObject {
     Model model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     QCOMPARE(model.rowCount(), 0);
-    QCOMPARE(model.columnCount(), 1 + 9 * 3);
+    QCOMPARE(model.columnCount(), 1 + 11 * 3);  // dropped and rejected came with bounded mailboxes
+    QVERIFY(model.headerData(Model::column(Col::dropped, Part::a), Qt::Horizontal).toString().contains(
+        QStringLiteral("Dropped")));
+    QVERIFY(model.headerData(Model::column(Col::rejected, Part::ratio), Qt::Horizontal).toString().contains(
+        QStringLiteral("Rejected")));
 
     const ScriptedState a = scripted(0, 100, 0, 10us);
     ScriptedState b = scripted(100, 300, 2, 40us);

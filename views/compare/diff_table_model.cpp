@@ -24,6 +24,8 @@ QString columnTitle(DiffColumn c) {
     case DiffColumn::peak_mailbox: return QStringLiteral("Peak mailbox");
     case DiffColumn::failures: return QStringLiteral("Failures");
     case DiffColumn::restarts: return QStringLiteral("Restarts");
+    case DiffColumn::dropped: return QStringLiteral("Dropped");
+    case DiffColumn::rejected: return QStringLiteral("Rejected");
   }
   return {};
 }

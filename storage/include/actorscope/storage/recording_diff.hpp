@@ -16,6 +16,10 @@
 //   peak mailbox   the highest mailbox depth seen
 //   failures       incarnations that ended by failing
 //   restarts       incarnations that replaced a failed one (actor_match.hpp)
+//   dropped, rejected
+//                  messages a bounded mailbox dropped, and sends it refused, because it was full
+//                  (exact, from the statistics polls; 0 for an unbounded mailbox and in recordings
+//                  older than format 6)
 // The ratio: both 0 → none ("—", no difference); 0 in A only → "new"; 0 in B only → "gone";
 // a column not measured on either side → none ("—").
 // A row's difference is the largest |ln(B/A)| over its columns (infinite for "new" and "gone");
@@ -45,8 +49,10 @@ enum class DiffColumn : std::uint8_t {
   peak_mailbox,
   failures,
   restarts,
+  dropped,
+  rejected,
 };
-inline constexpr std::size_t kDiffColumnCount = 9;
+inline constexpr std::size_t kDiffColumnCount = 11;
 /// "handled", "rate", "queue_p50", ... (the JSON keys).
 std::string_view to_string(DiffColumn column) noexcept;
 
@@ -60,6 +66,9 @@ struct ActorFigures {
   std::uint64_t peak_mailbox = 0;
   std::uint64_t failures = 0;
   std::uint64_t restarts = 0;
+  /// What its bounded mailboxes lost because they were full: messages dropped, sends rejected.
+  std::uint64_t dropped = 0;
+  std::uint64_t rejected = 0;
   std::size_t incarnations = 0;
   /// The value of a column as a number (empty: not measured).
   std::optional<double> value(DiffColumn column) const;
@@ -76,7 +85,8 @@ struct DiffSide {
   std::vector<ActorSlot> actors;
   std::vector<ActorFigures> figures;  ///< parallel to actors
   /// Incarnations the final state no longer held (it keeps the latest stopped actors only): their
-  /// handled and peak mailbox come from the statistics table, their times are not counted.
+  /// handled, peak mailbox, dropped and rejected come from the statistics table, their times are
+  /// not counted.
   std::size_t pruned = 0;
 };
 
