@@ -286,7 +286,8 @@ void print_report(const DiffSide& a, const DiffSide& b, const RecordingDiff& d, 
     print_table(d, top);
     std::printf(
         "\nB/A: the ratio; new: 0 in A; gone: 0 in B; —: nothing to compare (both 0, or not measured).\n"
-        "Sorted by each actor's largest difference over all columns (--json has rate, p50s, peak mailbox).\n");
+        "Sorted by each actor's largest difference over all columns (--json has rate, p50s, peak mailbox, dropped,\n"
+        "rejected).\n");
   }
   print_one_sided("A", d.only_a, top);
   print_one_sided("B", d.only_b, top);

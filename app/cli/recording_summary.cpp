@@ -1,6 +1,7 @@
 // The session summary shared by `record` and `inspect`.
 #include "cli/recording_summary.hpp"
 
+#include <algorithm>
 #include <array>
 #include <ctime>
 #include <system_error>
@@ -96,10 +97,12 @@ void print_session_summary(std::FILE* to, const SessionReader& reader, const Ses
     std::fprintf(to, "    %-22s %12s\n", name.c_str(), with_commas(counts[k]).c_str());
   }
 
-  std::uint64_t handled = 0, sent = 0, buckets = 0, mailbox_max = 0;
+  std::uint64_t handled = 0, sent = 0, buckets = 0, mailbox_max = 0, dropped = 0, rejected = 0;
   for (const observe::StatsSample& b : reader.stats(s.id)) {
     handled += b.handled;
     sent += b.sent;
+    dropped += b.dropped;
+    rejected += b.rejected;
     mailbox_max = std::max(mailbox_max, b.mailbox_max);
     ++buckets;
   }
@@ -109,6 +112,12 @@ void print_session_summary(std::FILE* to, const SessionReader& reader, const Ses
                "(%s buckets)\n",
                with_commas(handled).c_str(), with_commas(sent).c_str(), with_commas(mailbox_max).c_str(),
                with_commas(buckets).c_str());
+  // Bounded mailboxes: what each lost is in actor_stats; here, the totals, so that nothing lost goes unsaid.
+  const auto bounded = std::count_if(actors.begin(), actors.end(), [](const ActorInfo& a) { return a.mailbox_capacity > 0; });
+  if (bounded > 0 || dropped > 0 || rejected > 0)
+    std::fprintf(to, "  mailboxes   %s bounded; %s messages dropped and %s refused by full mailboxes while recording\n",
+                 with_commas(static_cast<std::uint64_t>(bounded)).c_str(), with_commas(dropped).c_str(),
+                 with_commas(rejected).c_str());
 }
 
 }  // namespace actorscope::cli

@@ -87,6 +87,8 @@ class TestRecordCli : public QObject {
       QVERIFY2(ins.out.contains("timer_fired") && ins.out.contains("timer_cancelled"), qPrintable(ins.out));
     if (scenario == "supervision" || scenario == "storm")
       QVERIFY2(ins.out.contains("supervision_delivered"), qPrintable(ins.out));
+    // The pipeline's bounded stage is counted among the mailboxes; the others have none.
+    QCOMPARE(ins.out.contains("mailboxes   1 bounded"), scenario == "pipeline");
 
     const actorscope::SessionReader reader(db.toStdString());
     const auto s = reader.sessions().front();
