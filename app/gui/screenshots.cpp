@@ -42,23 +42,6 @@ void settle(int ms) {
 /// The actor a reader would want to see first: one a warning is about, else a supervisor whose
 /// children failed lately, else the deepest mailbox (100 or more), else the actor that handles the
 /// most messages, else the first root.
-/// The actor to show in the inspector: the one registered as `name` if given (a ScreenshotError
-/// that lists the names there are, if there is none), otherwise the most interesting one.
-ActorId interestingActor(const observe::SystemState& state);
-ActorId chosenActor(const observe::SystemState& state, const QString& name) {
-  if (name.isEmpty()) return interestingActor(state);
-  const std::string wanted = name.toStdString();
-  std::string names;
-  for (const auto& [id, a] : state.actors()) {
-    if (a.name.empty()) continue;
-    if (a.name == wanted && a.alive()) return id;
-    names += names.empty() ? "" : ", ";
-    names += a.name;
-  }
-  throw ScreenshotError("--select " + wanted + ": no running actor is registered under that name; the named actors are: " +
-                        (names.empty() ? std::string("none") : names));
-}
-
 ActorId interestingActor(const observe::SystemState& state) {
   for (const views::Warning& w : views::lint(state))
     if (w.actor.is_valid()) return w.actor;
@@ -93,6 +76,22 @@ ActorId interestingActor(const observe::SystemState& state) {
   if (best.is_valid()) return best;
   const auto roots = state.roots();
   return roots.empty() ? ActorId{} : roots.front();
+}
+
+/// The actor to show in the inspector: the one registered as `name` if given (a ScreenshotError
+/// that lists the names there are, if there is none), otherwise the most interesting one.
+ActorId chosenActor(const observe::SystemState& state, const QString& name) {
+  if (name.isEmpty()) return interestingActor(state);
+  const std::string wanted = name.toStdString();
+  std::string names;
+  for (const auto& [id, a] : state.actors()) {
+    if (a.name.empty()) continue;
+    if (a.name == wanted && a.alive()) return id;
+    names += names.empty() ? "" : ", ";
+    names += a.name;
+  }
+  throw ScreenshotError("--select " + wanted + ": no running actor is registered under that name; the named actors are: " +
+                        (names.empty() ? std::string("none") : names));
 }
 
 }  // namespace
@@ -135,8 +134,16 @@ void save(QWidget* w, const QDir& dir, const QString& name, QStringList& written
 }
 
 /// One picture per view the shown session offers (but the benchmarks), then the window's.
-void pictureViews(MainWindow& window, const QDir& dir, QStringList& written) {
-  auto save = [&](QWidget* w, const QString& name) { gui::save(w, dir, name, written); };
+void pictureViews(MainWindow& window, ActorId selected, const QDir& dir, QStringList& written) {
+  // Every picture shows the chosen actor: showing a view may move the shared selection (a table
+  // that makes its first row current as it appears), so it is put back before each one.
+  auto save = [&](QWidget* w, const QString& name) {
+    if (selected.is_valid() && window.selection().current() != selected) {
+      window.selection().select(selected);
+      settle(60);
+    }
+    gui::save(w, dir, name, written);
+  };
   // The bottom docks share a short strip of the window: a picture of one would show three rows. Such
   // a view is floated at a readable size for its picture, and the window's layout put back after.
   // The timeline is a strip by nature: it is pictured as it is docked, the window's width.
@@ -183,7 +190,8 @@ QStringList takeReplayScreenshots(MainWindow& window, const ScreenshotOptions& o
             .arg(options.recording, views::formatDuration(range.end - range.start))
             .toStdString());
   replay.setCursorNow(options.at ? range.start + *options.at : range.end);
-  window.selection().select(chosenActor(replay.state(), options.select));
+  const ActorId selected = chosenActor(replay.state(), options.select);
+  window.selection().select(selected);
   settle(120);  // the timeline's density and markers come on the event loop's next turns
   // The warning markers come from a scan of the whole recording: wait for it (a long recording's
   // scan may take a while; after 30 s the pictures show what it found by then, and the timeline
@@ -191,7 +199,7 @@ QStringList takeReplayScreenshots(MainWindow& window, const ScreenshotOptions& o
   for (QDeadlineTimer deadline(30000); !window.timeline()->warningsScanned() && !deadline.hasExpired();)
     settle(20);
   QStringList written;
-  pictureViews(window, QDir(options.dir), written);
+  pictureViews(window, selected, QDir(options.dir), written);
   return written;
 }
 
@@ -206,12 +214,13 @@ QStringList takeScreenshots(MainWindow& window, const ScreenshotOptions& options
   if (!error.isEmpty()) throw ScreenshotError(error.toStdString());
   settle(static_cast<int>(options.seconds * 1000));
 
-  window.selection().select(chosenActor(window.session().state(), options.select));
+  const ActorId selected = chosenActor(window.session().state(), options.select);
+  window.selection().select(selected);
   window.holdViews(true);  // one consistent picture for every view; the status bar still says "live"
   QStringList written;
   const QDir dir(options.dir);
   auto save = [&](QWidget* w, const QString& name) { gui::save(w, dir, name, written); };
-  pictureViews(window, dir, written);
+  pictureViews(window, selected, dir, written);
   window.holdViews(false);
   window.stopSession();
 

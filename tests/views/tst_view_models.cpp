@@ -733,6 +733,14 @@ class TestViewModels : public QObject {
     QCOMPARE(d->failures[0].who.id, id(4));
     QCOMPARE(d->mailbox, 3u);
     QCOMPARE(d->rateHistory.back(), 60.0);  // 30 in one 100 ms bucket, averaged over 0.5 s
+    QCOMPARE(d->mailboxHistory.back(), 3.0);
+    // Time moves into the next bucket before its poll: the charts still end at the last sampled
+    // bucket, not at a zero for the one in progress.
+    s.advance(150ms);
+    s.join(1, "default", "later");  // an event moves the state's clock into the next bucket
+    const auto between = v::inspect(s.state, id(2));
+    QCOMPARE(between->mailboxHistory.back(), 3.0);
+    QCOMPARE(between->rateHistory.back(), 60.0);
     QVERIFY(!v::inspect(s.state, id(99)).has_value());
   }
 

@@ -101,7 +101,11 @@ std::optional<ActorDetails> inspect(const observe::SystemState& state, ActorId i
   // History: buckets with no sample had nothing to report (no messages, empty mailbox).
   const std::int64_t bucketNs = std::max<std::int64_t>(1, observe::to_ns(state.limits().history_bucket));
   const int slotCount = static_cast<int>(std::max<std::size_t>(2, state.limits().history_points));
-  const std::int64_t last = observe::to_ns(state.time()) / bucketNs;
+  std::int64_t last = observe::to_ns(state.time()) / bucketNs;
+  // The bucket in progress has no sample until its poll: it is not known yet, not empty, so the
+  // charts end at the last bucket that has one (drawn as zero it dropped to the floor at the right
+  // edge between polls). Older buckets without a sample are zeros: the actor was quiet.
+  if (a->history.empty() || a->history.back().bucket < last) --last;
   const std::int64_t first = last - slotCount + 1;
   d.historySlots = slotCount;
   d.mailboxHistory.assign(static_cast<std::size_t>(slotCount), 0.0);
