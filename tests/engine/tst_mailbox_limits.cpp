@@ -98,30 +98,38 @@ struct SelfFiller {
 
 }  // namespace
 
+namespace {
+
+/// A sink spawned with the given bound and held in its handler (a suspended coroutine), so that
+/// what is sent to it waits; with the probe it reports to and the gate that lets it go. The System
+/// is destroyed first (members go in reverse order), while the probe and the gate still exist.
+struct HeldSink {
+  Probe probe;
+  Gate gate;
+  std::unique_ptr<as::System> sys = make_system();
+  as::ActorRef<SinkMsg> sink;  // empty if it could not be spawned and held
+
+  HeldSink(std::uint32_t capacity, as::Overflow overflow) {
+    auto spawned = sys->spawn(Sink{.probe = &probe}, bounded(capacity, overflow)).value();
+    if (spawned.cast(Hold{&gate}) && probe.wait_for(*sys, "holding")) sink = spawned;
+  }
+};
+
+}  // namespace
+
 Q_DECLARE_METATYPE(as::Overflow)
 Q_DECLARE_METATYPE(std::vector<int>)
 
 class TestMailboxLimits : public QObject {
   Q_OBJECT
 
-  /// Spawns a sink with the given bound and holds it in its handler.
-  static as::ActorRef<SinkMsg> held_sink(as::System& sys, Probe& probe, Gate& gate, std::uint32_t capacity,
-                                         as::Overflow overflow) {
-    auto sink = sys.spawn(Sink{.probe = &probe}, bounded(capacity, overflow)).value();
-    if (!sink.cast(Hold{&gate})) return {};
-    if (!probe.wait_for(sys, "holding")) return {};
-    return sink;
-  }
-
  private slots:
   void initTestCase_data() { add_runtime_rows(); }
 
   void reject_queues_exactly_capacity_then_hands_the_next_message_back() {
-    Probe probe;
-    Gate gate;
-    auto sys = make_system();
-    auto sink = held_sink(*sys, probe, gate, 3, as::Overflow::reject);
-    QVERIFY(sink);
+    HeldSink held(3, as::Overflow::reject);
+    QVERIFY(held.sink);
+    auto& [probe, gate, sys, sink] = held;
     for (int i = 1; i <= 3; ++i) QVERIFY(sink.cast(i));
     auto refused = sink.cast(4);
     QVERIFY(!refused);
@@ -152,11 +160,9 @@ class TestMailboxLimits : public QObject {
   void a_dropping_mailbox_keeps_capacity_messages_and_counts_the_rest() {
     QFETCH(as::Overflow, policy);
     QFETCH(std::vector<int>, kept);
-    Probe probe;
-    Gate gate;
-    auto sys = make_system();
-    auto sink = held_sink(*sys, probe, gate, 3, policy);
-    QVERIFY(sink);
+    HeldSink held(3, policy);
+    QVERIFY(held.sink);
+    auto& [probe, gate, sys, sink] = held;
     for (int i = 1; i <= 5; ++i) QVERIFY(sink.cast(i));  // a drop is not the sender's failure
     QCOMPARE(sink.stats().mailbox_depth, std::uint64_t{3});
     QCOMPARE(sink.stats().dropped, std::uint64_t{2});
@@ -193,11 +199,9 @@ class TestMailboxLimits : public QObject {
   void try_cast_refuses_a_full_mailbox_whatever_its_policy() {
     for (as::Overflow policy : {as::Overflow::reject, as::Overflow::drop_newest, as::Overflow::drop_oldest,
                                 as::Overflow::backpressure}) {
-      Probe probe;
-      Gate gate;
-      auto sys = make_system();
-      auto sink = held_sink(*sys, probe, gate, 1, policy);
-      QVERIFY(sink);
+      HeldSink held(1, policy);
+      QVERIFY(held.sink);
+      auto& [probe, gate, sys, sink] = held;
       QVERIFY(sink.try_cast(1));
       auto refused = sink.try_cast(2);
       QVERIFY2(!refused, as::to_string(policy).data());
@@ -215,11 +219,9 @@ class TestMailboxLimits : public QObject {
   }
 
   void backpressure_lets_waiting_senders_in_first_come_first_served() {
-    Probe probe;
-    Gate gate;
-    auto sys = make_system();
-    auto sink = held_sink(*sys, probe, gate, 2, as::Overflow::backpressure);
-    QVERIFY(sink);
+    HeldSink held(2, as::Overflow::backpressure);
+    QVERIFY(held.sink);
+    auto& [probe, gate, sys, sink] = held;
     QVERIFY(sink.cast(1));  // room: a plain cast goes straight in
     QVERIFY(sink.cast(2));
     std::vector<as::ActorRef<int>> senders;
@@ -246,11 +248,9 @@ class TestMailboxLimits : public QObject {
   }
 
   void a_blocking_send_gives_its_message_back_when_it_times_out() {
-    Probe probe;
-    Gate gate;
-    auto sys = make_system();
-    auto sink = held_sink(*sys, probe, gate, 1, as::Overflow::backpressure);
-    QVERIFY(sink);
+    HeldSink held(1, as::Overflow::backpressure);
+    QVERIFY(held.sink);
+    auto& [probe, gate, sys, sink] = held;
     QVERIFY(sink.send(1).get());  // room: settled at once
     as::PendingSend<SinkMsg> pending = sink.send(2, 50ms);
     QVERIFY(!pending.is_ready());
@@ -269,11 +269,9 @@ class TestMailboxLimits : public QObject {
   }
 
   void a_plain_handler_is_told_to_co_await_rather_than_block() {
-    Probe probe;
-    Gate gate;
-    auto sys = make_system();
-    auto sink = held_sink(*sys, probe, gate, 1, as::Overflow::backpressure);
-    QVERIFY(sink);
+    HeldSink held(1, as::Overflow::backpressure);
+    QVERIFY(held.sink);
+    auto& [probe, gate, sys, sink] = held;
     QVERIFY(sink.cast(1));
     auto plain = sys->spawn(PlainSender{.probe = &probe, .sink = sink}, {}).value();
     QVERIFY(plain.cast(2));
@@ -288,11 +286,9 @@ class TestMailboxLimits : public QObject {
   }
 
   void waiting_senders_get_their_messages_back_when_the_actor_stops() {
-    Probe probe;
-    Gate gate;
-    auto sys = make_system();
-    auto sink = held_sink(*sys, probe, gate, 1, as::Overflow::backpressure);
-    QVERIFY(sink);
+    HeldSink held(1, as::Overflow::backpressure);
+    QVERIFY(held.sink);
+    auto& [probe, gate, sys, sink] = held;
     QVERIFY(sink.cast(1));
     auto sender = sys->spawn(Sender{.probe = &probe, .sink = sink}, {}).value();
     QVERIFY(sender.cast(7));
@@ -303,11 +299,9 @@ class TestMailboxLimits : public QObject {
 
   void a_kill_reaches_an_actor_whose_mailbox_is_full() {
     for (as::Overflow policy : {as::Overflow::reject, as::Overflow::backpressure}) {
-      Probe probe;
-      Gate gate;
-      auto sys = make_system();
-      auto sink = held_sink(*sys, probe, gate, 2, policy);
-      QVERIFY(sink);
+      HeldSink held(2, policy);
+      QVERIFY(held.sink);
+      auto& [probe, gate, sys, sink] = held;
       QVERIFY(sink.cast(1));
       QVERIFY(sink.cast(2));
       QVERIFY(!sink.try_cast(3));
@@ -318,11 +312,9 @@ class TestMailboxLimits : public QObject {
   }
 
   void a_stop_reaches_an_actor_whose_mailbox_is_full() {
-    Probe probe;
-    Gate gate;
-    auto sys = make_system();
-    auto sink = held_sink(*sys, probe, gate, 1, as::Overflow::reject);
-    QVERIFY(sink);
+    HeldSink held(1, as::Overflow::reject);
+    QVERIFY(held.sink);
+    auto& [probe, gate, sys, sink] = held;
     QVERIFY(sink.cast(1));
     QVERIFY(!sink.cast(2));
     sink.stop("enough");
