@@ -73,14 +73,8 @@ class ActorRef : public ActorCell, public detail::MessageTimerSends<ActorRef<M>,
   /// ```
   template <class B>
   PendingCall<detail::reply_type_t<B>> call(B&& builder, Duration timeout = no_timeout) const {
-    using T = detail::reply_type_t<B>;
-    auto state = make_ref<detail::ReplyState<T>>(cell_->runtime(), id(), timeout);
-    M request = detail::build_request(builder, Reply<T>(state));
-    if (auto sent = typed().send(std::move(request)); !sent) {
-      // Say why before the returned message (and the reply port inside it) is destroyed.
-      state->set_error(std::string("call failed: ") + sent.error().what());
-    }
-    return PendingCall<T>(std::move(state));
+    return detail::start_call<M>(cell_->runtime(), id(), builder, timeout,
+                                 [this](M&& request) { return typed().send(std::move(request)); });
   }
   template <class B, class Rep, class Period>
     requires(!std::is_same_v<std::chrono::duration<Rep, Period>, Duration>)

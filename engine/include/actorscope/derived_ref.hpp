@@ -304,14 +304,9 @@ class DerivedRef : public ActorCell, public detail::MessageTimerSends<DerivedRef
   /// ```
   template <class B>
   PendingCall<detail::reply_type_t<B>> call(B&& builder, Duration timeout = no_timeout) const {
-    using T = detail::reply_type_t<B>;
-    auto state = make_ref<detail::ReplyState<T>>(cell_->runtime(), id(), timeout);
-    Sub request = detail::build_request(builder, Reply<T>(state));
-    if (auto sent = ops_->send(*cell_, std::move(request), nullptr, detail::SendMode::cast); !sent) {
-      // Say why before the returned message (and the reply port inside it) is destroyed.
-      state->set_error(std::string("call failed: ") + sent.error().what());
-    }
-    return PendingCall<T>(std::move(state));
+    return detail::start_call<Sub>(cell_->runtime(), id(), builder, timeout, [this](Sub&& request) {
+      return ops_->send(*cell_, std::move(request), nullptr, detail::SendMode::cast);
+    });
   }
   /// The same with a timeout in any std::chrono unit.
   template <class B, class Rep, class Period>

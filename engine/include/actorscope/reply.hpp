@@ -261,6 +261,21 @@ template <class B, class T>
 auto build_request(B& builder, Reply<T> reply) {
   return builder(std::move(reply));
 }
+
+/// A call of any typed handle, written once: builds the request (of type Msg) around a fresh reply
+/// port, hands it to `send` (which returns the send's Expected), and returns the pending call. A
+/// send that fails fails the call at once, with the send's reason.
+template <class Msg, class B, class Send>
+PendingCall<reply_type_t<B>> start_call(Runtime& rt, ActorId target, B& builder, Duration timeout, Send&& send) {
+  using T = reply_type_t<B>;
+  auto state = make_ref<ReplyState<T>>(rt, target, timeout);
+  Msg request = build_request(builder, Reply<T>(state));
+  if (auto sent = send(std::move(request)); !sent) {
+    // Say why before the returned message (and the reply port inside it) is destroyed.
+    state->set_error(std::string("call failed: ") + sent.error().what());
+  }
+  return PendingCall<T>(std::move(state));
+}
 }  // namespace detail
 
 }  // namespace actorscope
