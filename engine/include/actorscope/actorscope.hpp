@@ -10,6 +10,7 @@
 #include <actorscope/derived_ref.hpp>
 #include <actorscope/errors.hpp>
 #include <actorscope/expected.hpp>
+#include <actorscope/factory.hpp>
 #include <actorscope/interval.hpp>
 #include <actorscope/join_handle.hpp>
 #include <actorscope/join_set.hpp>

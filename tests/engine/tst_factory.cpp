@@ -1,0 +1,382 @@
+// Factories on every runtime (ractor's factory, first part): each routing mode puts each key on the
+// worker its rule names (workers are held busy by gates, so every placement is exact), the
+// factory's queue is FIFO, a failed worker is rebuilt with its id and its queue, a call is answered
+// through a worker, the gauges count at known moments, and a user's mistakes are typed errors.
+#include "engine_test.hpp"
+
+#include <array>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+using namespace engine_test;
+
+namespace {
+
+/// A job's message: hold on `gate` (if any), then fail or answer `reply` (if asked).
+struct Work {
+  Gate* gate = nullptr;
+  bool fail = false;
+  int payload = 0;
+  std::optional<as::Reply<int>> reply{};
+};
+
+/// Records "wN start K" and "wN done K" for each job, and its own building and stopping.
+struct Recorder {
+  using Key = int;
+  using Message = Work;
+  using State = int;  // jobs done by this incarnation
+  Probe* probe = nullptr;
+
+  int pre_start(as::WorkerContext<Recorder>& ctx) {
+    probe->record("up w" + std::to_string(ctx.worker_id()));
+    return 0;
+  }
+  as::Task<> handle(as::WorkerContext<Recorder>& ctx, as::Job<int, Work> job, int& done) {
+    const std::string me = "w" + std::to_string(ctx.worker_id());
+    probe->record(me + " start " + std::to_string(job.key));
+    if (job.message.gate != nullptr) co_await job.message.gate->opened();
+    if (job.message.fail) throw std::runtime_error("job " + std::to_string(job.key) + " failed on purpose");
+    if (job.message.reply) job.message.reply->send(job.key * 10 + static_cast<int>(ctx.worker_id()));
+    ++done;
+    probe->record(me + " done " + std::to_string(job.key));
+  }
+  void post_stop(as::WorkerContext<Recorder>& ctx, int&) { probe->record("stop w" + std::to_string(ctx.worker_id())); }
+};
+
+using Pool = as::FactoryRef<int, Work>;
+
+as::FactorySpec<Recorder> spec(Probe& probe, as::Routing routing, std::size_t workers) {
+  as::FactorySpec<Recorder> s;
+  s.workers = workers;
+  s.routing = routing;
+  s.builder = [&probe](as::WorkerId id) {
+    probe.record("build w" + std::to_string(id));
+    return Recorder{&probe};
+  };
+  return s;
+}
+
+Work held(Gate& g) {
+  Work w;
+  w.gate = &g;
+  return w;
+}
+
+/// The keys worker `id` started, in its order (workers run at once, so only each one's own order
+/// is fixed).
+std::vector<int> keys_of(const Probe& probe, int id) {
+  const std::string prefix = "w" + std::to_string(id) + " start ";
+  std::vector<int> out;
+  for (const std::string& e : probe.events())
+    if (e.rfind(prefix, 0) == 0) out.push_back(std::stoi(e.substr(prefix.size())));
+  return out;
+}
+using Keys = std::vector<int>;
+
+struct Gauges {
+  std::size_t depth, capacity, active;
+  friend bool operator==(const Gauges&, const Gauges&) = default;
+};
+Gauges gauges(const Pool& pool) {
+  return {pool.queue_depth(kTimeout).get().value(), pool.available_capacity(kTimeout).get().value(),
+          pool.active_workers(kTimeout).get().value()};
+}
+char* toString(const Gauges& g) {
+  const std::string s = "{depth " + std::to_string(g.depth) + ", capacity " + std::to_string(g.capacity) +
+                        ", active " + std::to_string(g.active) + "}";
+  return qstrdup(s.c_str());
+}
+
+/// After a worker records "done", its report to the factory is still on its way: ask the gauges
+/// again (each ask waits for the factory's answer) until they match, for at most kTimeout.
+Gauges gauges_become(as::System& sys, const Pool& pool, Gauges want) {
+  const as::TimePoint deadline = as::deadline_after(sys.runtime().now(), kTimeout);
+  Gauges now = gauges(pool);
+  while (!(now == want) && sys.runtime().now() < deadline) now = gauges(pool);
+  return now;
+}
+
+}  // namespace
+
+class TestFactory : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase_data() { add_runtime_rows(); }
+
+  void key_persistent_routing_hashes_each_key_onto_its_own_workers_queue() {
+    Probe probe;
+    std::array<Gate, 6> g;
+    auto sys = make_system();
+    Pool pool = as::start_factory<Recorder>(*sys, spec(probe, as::Routing::key_persistent, 3)).value();
+    // Keys 0..5 onto 3 workers: the worker is std::hash(key) % 3, which for int keys is key % 3.
+    for (int k = 0; k < 6; ++k) QCOMPARE(std::hash<int>{}(k) % 3, static_cast<std::size_t>(k % 3));
+    for (int k = 0; k < 6; ++k) QVERIFY(pool.dispatch(k, held(g[k])));
+    QVERIFY(probe.wait_for(*sys, "w0 start 0"));
+    QVERIFY(probe.wait_for(*sys, "w1 start 1"));
+    QVERIFY(probe.wait_for(*sys, "w2 start 2"));
+    QCOMPARE(gauges(pool), (Gauges{3, 0, 3}));
+
+    // Worker 1 finishes both its keys and is then free, yet key 3 waits for worker 0: the queues
+    // are the workers' own.
+    g[1].open();
+    QVERIFY(probe.wait_for(*sys, "w1 start 4"));
+    g[4].open();
+    QVERIFY(probe.wait_for(*sys, "w1 done 4"));
+    QCOMPARE(gauges_become(*sys, pool, {2, 1, 2}), (Gauges{2, 1, 2}));
+
+    g[0].open();
+    QVERIFY(probe.wait_for(*sys, "w0 start 3"));
+    for (Gate& gate : g) gate.open();
+    QVERIFY(probe.wait_for(*sys, "w2 done 5"));
+    QVERIFY(probe.wait_for(*sys, "w0 done 3"));
+    QCOMPARE(keys_of(probe, 0), (Keys{0, 3}));
+    QCOMPARE(keys_of(probe, 1), (Keys{1, 4}));
+    QCOMPARE(keys_of(probe, 2), (Keys{2, 5}));
+    QVERIFY(pool.stop_and_wait(kTimeout));
+  }
+
+  void queuer_routing_takes_the_worker_free_longest_and_queues_the_rest() {
+    Probe probe;
+    std::array<Gate, 5> g;
+    auto sys = make_system();
+    Pool pool = as::start_factory<Recorder>(*sys, spec(probe, as::Routing::queuer, 2)).value();
+    QCOMPARE(gauges(pool), (Gauges{0, 2, 0}));
+    for (int k = 1; k <= 4; ++k) QVERIFY(pool.dispatch(k, held(g[k])));
+    QVERIFY(probe.wait_for(*sys, "w0 start 1"));
+    QVERIFY(probe.wait_for(*sys, "w1 start 2"));
+    QCOMPARE(gauges(pool), (Gauges{2, 0, 2}));
+
+    // Whichever worker is free takes the head of the factory's queue.
+    g[2].open();
+    QVERIFY(probe.wait_for(*sys, "w1 start 3"));
+    g[1].open();
+    QVERIFY(probe.wait_for(*sys, "w0 start 4"));
+    QCOMPARE(gauges(pool).depth, std::size_t{0});
+
+    // Worker 1 becomes free first, so it is the one free longest when job 5 comes.
+    g[3].open();
+    QCOMPARE(gauges_become(*sys, pool, {0, 1, 1}), (Gauges{0, 1, 1}));
+    g[4].open();
+    QCOMPARE(gauges_become(*sys, pool, {0, 2, 0}), (Gauges{0, 2, 0}));
+    QVERIFY(pool.dispatch(5, Work{}));
+    QVERIFY(probe.wait_for(*sys, "w1 done 5"));
+    QCOMPARE(keys_of(probe, 0), (Keys{1, 4}));
+    QCOMPARE(keys_of(probe, 1), (Keys{2, 3, 5}));
+  }
+
+  void the_factorys_queue_is_first_in_first_out() {
+    Probe probe;
+    Gate first;
+    auto sys = make_system();
+    Pool pool = as::start_factory<Recorder>(*sys, spec(probe, as::Routing::queuer, 1)).value();
+    QVERIFY(pool.dispatch(1, held(first)));
+    for (int k = 2; k <= 6; ++k) QVERIFY(pool.dispatch(k, Work{}));
+    QVERIFY(probe.wait_for(*sys, "w0 start 1"));
+    QCOMPARE(gauges(pool), (Gauges{5, 0, 1}));
+    first.open();
+    QVERIFY(probe.wait_for(*sys, "w0 done 6"));
+    QCOMPARE(keys_of(probe, 0), (Keys{1, 2, 3, 4, 5, 6}));
+  }
+
+  void sticky_queuer_routing_keeps_a_key_in_progress_on_its_worker() {
+    Probe probe;
+    std::array<Gate, 3> g;
+    auto sys = make_system();
+    Pool pool = as::start_factory<Recorder>(*sys, spec(probe, as::Routing::sticky_queuer, 2)).value();
+    QVERIFY(pool.dispatch(1, held(g[1])));
+    QVERIFY(pool.dispatch(2, held(g[2])));
+    QVERIFY(pool.dispatch(1, Work{}));  // key 1 is running on worker 0: it waits there
+    QVERIFY(pool.dispatch(3, Work{}));  // no worker is free and key 3 is nowhere: the factory's queue
+    QVERIFY(probe.wait_for(*sys, "w0 start 1"));
+    QVERIFY(probe.wait_for(*sys, "w1 start 2"));
+    QCOMPARE(gauges(pool), (Gauges{2, 0, 2}));
+
+    // Worker 1 frees up and takes key 3 from the factory's queue, not the second key 1 (a plain
+    // queuer would have queued that one at the factory, ahead of key 3, and given it to worker 1).
+    g[2].open();
+    QVERIFY(probe.wait_for(*sys, "w1 done 3"));
+    g[1].open();
+    QVERIFY(probe.wait_for(*sys, "w0 done 1"));
+    QVERIFY(probe.wait_count(*sys, "w0 done 1", 2));
+    QCOMPARE(keys_of(probe, 0), (Keys{1, 1}));
+    QCOMPARE(keys_of(probe, 1), (Keys{2, 3}));
+  }
+
+  void round_robin_routing_deals_jobs_in_turn_busy_or_not() {
+    Probe probe;
+    std::array<Gate, 15> g;
+    auto sys = make_system();
+    Pool pool = as::start_factory<Recorder>(*sys, spec(probe, as::Routing::round_robin, 3)).value();
+    for (int k = 10; k <= 14; ++k) QVERIFY(pool.dispatch(k, held(g[k])));
+    QVERIFY(probe.wait_for(*sys, "w0 start 10"));
+    QVERIFY(probe.wait_for(*sys, "w1 start 11"));
+    QVERIFY(probe.wait_for(*sys, "w2 start 12"));
+    QCOMPARE(gauges(pool), (Gauges{2, 0, 3}));
+
+    // Worker 2 is free but takes nothing: 13 and 14 were dealt to workers 0 and 1.
+    g[12].open();
+    QCOMPARE(gauges_become(*sys, pool, {2, 1, 2}), (Gauges{2, 1, 2}));
+    g[11].open();
+    QVERIFY(probe.wait_for(*sys, "w1 start 14"));
+    g[10].open();
+    QVERIFY(probe.wait_for(*sys, "w0 start 13"));
+    for (Gate& gate : g) gate.open();
+    QVERIFY(probe.wait_for(*sys, "w0 done 13"));
+    QVERIFY(probe.wait_for(*sys, "w1 done 14"));
+    // The turn goes on from where it was: 15 to worker 2.
+    QVERIFY(pool.dispatch(15, Work{}));
+    QVERIFY(probe.wait_for(*sys, "w2 done 15"));
+    QCOMPARE(keys_of(probe, 0), (Keys{10, 13}));
+    QCOMPARE(keys_of(probe, 1), (Keys{11, 14}));
+    QCOMPARE(keys_of(probe, 2), (Keys{12, 15}));
+  }
+
+  void custom_hash_routing_uses_the_users_function_and_reports_an_index_out_of_range() {
+    Probe probe;
+    std::array<Gate, 1> g;
+    auto sys = make_system();
+    sys->set_log_sink([&probe](const as::LogRecord& r) { probe.record("log " + std::string(r.text)); });
+    as::FactorySpec<Recorder> s = spec(probe, as::Routing::custom_hash, 3);
+    s.custom_hash = [](const int& key, std::size_t) { return static_cast<std::size_t>(key / 10); };
+    Pool pool = as::start_factory<Recorder>(*sys, std::move(s)).value();
+    QVERIFY(pool.dispatch(5, held(g[0])));
+    QVERIFY(pool.dispatch(15, Work{}));
+    QVERIFY(pool.dispatch(25, Work{}));
+    QVERIFY(pool.dispatch(7, Work{}));  // worker 0 is busy with 5: 7 waits for it
+    QVERIFY(probe.wait_for(*sys, "w1 done 15"));
+    QVERIFY(probe.wait_for(*sys, "w2 done 25"));
+    QCOMPARE(gauges(pool).depth, std::size_t{1});
+    g[0].open();
+    QVERIFY(probe.wait_for(*sys, "w0 done 7"));
+
+    // 99 / 10 = 9, outside a pool of 3: the job is dropped, said in the log, and a caller waiting
+    // on it hears at once instead of hanging.
+    auto lost = pool.call(99, [](as::Reply<int> r) { return Work{nullptr, false, 0, std::move(r)}; }, kTimeout).get();
+    QVERIFY(lost.is_sender_error());
+    QVERIFY(probe.wait_for(*sys,
+                           "log factory: the custom hash chose worker 9 in a pool of 3, so the job is dropped; make "
+                           "FactorySpec::custom_hash return an index in 0..2"));
+    QVERIFY(pool.dispatch(8, Work{}));  // and the factory goes on
+    QVERIFY(probe.wait_for(*sys, "w0 done 8"));
+    QCOMPARE(keys_of(probe, 0), (Keys{5, 7, 8}));
+    QCOMPARE(keys_of(probe, 1), (Keys{15}));
+    QCOMPARE(keys_of(probe, 2), (Keys{25}));
+  }
+
+  void a_failed_worker_is_rebuilt_with_its_id_and_keeps_its_queued_jobs() {
+    Probe probe;
+    std::array<Gate, 2> g;
+    auto sys = make_system();
+    sys->set_log_sink([&probe](const as::LogRecord& r) { probe.record("log " + std::string(r.text)); });
+    Pool pool = as::start_factory<Recorder>(*sys, spec(probe, as::Routing::round_robin, 2)).value();
+    QCOMPARE(probe.count("build w0"), std::size_t{1});
+    Work doomed = held(g[0]);
+    doomed.fail = true;
+    QVERIFY(pool.dispatch(0, std::move(doomed)));
+    QVERIFY(pool.dispatch(1, held(g[1])));
+    QVERIFY(pool.dispatch(2, Work{}));  // dealt to worker 0, behind the job that will fail
+    QVERIFY(probe.wait_for(*sys, "w0 start 0"));
+    QCOMPARE(gauges(pool), (Gauges{1, 0, 2}));
+
+    g[0].open();
+    QVERIFY(probe.wait_for(*sys, "w0 done 2"));
+    QCOMPARE(probe.count("build w0"), std::size_t{2});  // the builder made it again, for id 0
+    QCOMPARE(probe.count("up w0"), std::size_t{2});
+    QCOMPARE(probe.count("build w1"), std::size_t{1});  // and nothing else
+    QVERIFY(probe.contains("log factory worker 0 failed: job 0 failed on purpose; it is rebuilt with the same id "
+                           "and keeps its 1 queued job"));
+    QVERIFY(!probe.contains("w0 done 0"));
+    QCOMPARE(probe.index_of("w0 start 2") > probe.index_of("up w0"), true);
+    // The rebuilt worker takes new work too: the turn comes round to worker 0 again.
+    g[1].open();
+    QVERIFY(pool.dispatch(3, Work{}));  // worker 1
+    QVERIFY(pool.dispatch(4, Work{}));  // worker 0
+    QVERIFY(probe.wait_for(*sys, "w0 done 4"));
+    QVERIFY(probe.wait_for(*sys, "w1 done 3"));
+    QCOMPARE(gauges_become(*sys, pool, {0, 2, 0}), (Gauges{0, 2, 0}));
+  }
+
+  void a_call_is_answered_by_the_worker_that_runs_the_job() {
+    Probe probe;
+    Gate gate;
+    auto sys = make_system();
+    Pool pool = as::start_factory<Recorder>(*sys, spec(probe, as::Routing::queuer, 2)).value();
+    QVERIFY(pool.dispatch(1, held(gate)));  // worker 0 is busy, so the call goes to worker 1
+    QVERIFY(probe.wait_for(*sys, "w0 start 1"));
+    auto answer = pool.call(7, [](as::Reply<int> r) { return Work{nullptr, false, 0, std::move(r)}; }, kTimeout).get();
+    QVERIFY(answer.is_success());
+    QCOMPARE(*answer, 71);  // key 7 times 10, plus worker 1
+    gate.open();
+    QVERIFY(probe.wait_for(*sys, "w0 done 1"));
+  }
+
+  void stopping_the_factory_stops_its_workers_and_hands_later_jobs_back() {
+    Probe probe;
+    auto sys = make_system();
+    Pool pool = as::start_factory<Recorder>(*sys, spec(probe, as::Routing::queuer, 2)).value();
+    QVERIFY(pool.stop_and_wait(kTimeout));
+    QVERIFY(probe.contains("stop w0"));
+    QVERIFY(probe.contains("stop w1"));
+
+    auto refused = pool.dispatch(5, Work{nullptr, false, 42});
+    QVERIFY(!refused);
+    QCOMPARE(refused.error().kind(), as::SendFailure::stopped);
+    QCOMPARE(refused.error().job().key, 5);
+    QCOMPARE(refused.error().job().message.payload, 42);
+    QVERIFY(std::string(refused.error().what()).find("the factory did not take the job") == 0);
+
+    auto call = pool.call(6, [](as::Reply<int> r) { return Work{nullptr, false, 0, std::move(r)}; }, kTimeout).get();
+    QVERIFY(call.is_sender_error());
+    QVERIFY(call.error().find("call failed: the factory did not take the job") == 0);
+  }
+
+  void a_spec_that_cannot_work_is_refused_with_a_sentence() {
+    Probe probe;
+    auto sys = make_system();
+    auto none = as::start_factory<Recorder>(*sys, spec(probe, as::Routing::queuer, 0));
+    QVERIFY(!none);
+    QCOMPARE(none.error().kind(), as::FactoryError::Kind::no_workers);
+    QCOMPARE(std::string(none.error().what()),
+             std::string("a factory needs at least one worker: set FactorySpec::workers to 1 or more"));
+
+    auto no_hash = as::start_factory<Recorder>(*sys, spec(probe, as::Routing::custom_hash, 2));
+    QVERIFY(!no_hash);
+    QCOMPARE(no_hash.error().kind(), as::FactoryError::Kind::missing_custom_hash);
+
+    as::FactorySpec<Recorder> named = spec(probe, as::Routing::queuer, 2);
+    named.worker_options.name = "worker";
+    auto refused = as::start_factory<Recorder>(*sys, std::move(named));
+    QVERIFY(!refused);
+    QCOMPARE(refused.error().kind(), as::FactoryError::Kind::worker_named);
+    QCOMPARE(probe.count("build w0"), std::size_t{0});  // nothing was started
+  }
+
+  void a_worker_that_fails_to_start_fails_the_factory_and_the_workers_it_started_are_killed() {
+    Probe probe;
+    auto sys = make_system();
+    as::FactorySpec<Recorder> s = spec(probe, as::Routing::queuer, 3);
+    s.builder = [&probe](as::WorkerId id) {
+      if (id == 2) throw std::runtime_error("no room for worker 2");
+      probe.record("build w" + std::to_string(id));
+      return Recorder{&probe};
+    };
+    auto failed = as::start_factory<Recorder>(*sys, std::move(s));
+    QVERIFY(!failed);
+    QCOMPARE(failed.error().kind(), as::FactoryError::Kind::spawn_failed);
+    QVERIFY2(std::string(failed.error().what()).find("no room for worker 2") != std::string::npos,
+             failed.error().what());
+    // Workers 0 and 1 had started; the engine kills what a failed pre_start spawned, so nothing
+    // is left running and the System shuts down at once.
+    QVERIFY(probe.contains("up w0"));
+    QVERIFY(probe.contains("up w1"));
+    QVERIFY(!probe.contains("build w2"));
+    QVERIFY(sys->shutdown(kTimeout));
+    QCOMPARE(sys->actors().size(), std::size_t{0});
+  }
+};
+
+QTEST_GUILESS_MAIN(TestFactory)
+#include "tst_factory.moc"
