@@ -20,6 +20,7 @@ struct Work {
   bool fail = false;
   int payload = 0;
   std::optional<as::Reply<int>> reply{};
+  bool stop_self = false;  // the worker stops itself after this job
 };
 
 /// Records "wN start K" and "wN done K" for each job, and its own building and stopping.
@@ -33,19 +34,41 @@ struct Recorder {
     probe->record("up w" + std::to_string(ctx.worker_id()));
     return 0;
   }
+  void post_start(as::WorkerContext<Recorder>& ctx, int&) {
+    probe->record("started w" + std::to_string(ctx.worker_id()));
+  }
   as::Task<> handle(as::WorkerContext<Recorder>& ctx, as::Job<int, Work> job, int& done) {
     const std::string me = "w" + std::to_string(ctx.worker_id());
     probe->record(me + " start " + std::to_string(job.key));
+    if (job.options.submitted == as::TimePoint{}) probe->record("a job without its dispatch time");
     if (job.message.gate != nullptr) co_await job.message.gate->opened();
     if (job.message.fail) throw std::runtime_error("job " + std::to_string(job.key) + " failed on purpose");
     if (job.message.reply) job.message.reply->send(job.key * 10 + static_cast<int>(ctx.worker_id()));
     ++done;
+    if (job.message.stop_self) ctx.actor().stop("done for");
     probe->record(me + " done " + std::to_string(job.key));
   }
   void post_stop(as::WorkerContext<Recorder>& ctx, int&) { probe->record("stop w" + std::to_string(ctx.worker_id())); }
 };
 
 using Pool = as::FactoryRef<int, Work>;
+
+/// A worker whose handler is a plain function: it adds each job's number to its state and
+/// answers the running total when asked.
+struct Summer {
+  struct Message {
+    int n = 0;
+    std::optional<as::Reply<int>> total{};
+  };
+  using Key = std::string;
+  using State = int;
+  Probe* probe = nullptr;
+  void handle(as::WorkerContext<Summer>&, as::Job<std::string, Message> job, int& sum) {
+    sum += job.message.n;
+    probe->record(job.key);
+    if (job.message.total) job.message.total->send(sum);
+  }
+};
 
 as::FactorySpec<Recorder> spec(Probe& probe, as::Routing routing, std::size_t workers) {
   as::FactorySpec<Recorder> s;
@@ -79,7 +102,8 @@ struct Gauges {
   std::size_t depth, capacity, active;
   friend bool operator==(const Gauges&, const Gauges&) = default;
 };
-Gauges gauges(const Pool& pool) {
+template <class K, class M>
+Gauges gauges(const as::FactoryRef<K, M>& pool) {
   return {pool.queue_depth(kTimeout).get().value(), pool.available_capacity(kTimeout).get().value(),
           pool.active_workers(kTimeout).get().value()};
 }
@@ -91,7 +115,8 @@ char* toString(const Gauges& g) {
 
 /// After a worker records "done", its report to the factory is still on its way: ask the gauges
 /// again (each ask waits for the factory's answer) until they match, for at most kTimeout.
-Gauges gauges_become(as::System& sys, const Pool& pool, Gauges want) {
+template <class K, class M>
+Gauges gauges_become(as::System& sys, const as::FactoryRef<K, M>& pool, Gauges want) {
   const as::TimePoint deadline = as::deadline_after(sys.runtime().now(), kTimeout);
   Gauges now = gauges(pool);
   while (!(now == want) && sys.runtime().now() < deadline) now = gauges(pool);
@@ -280,11 +305,18 @@ class TestFactory : public QObject {
     QVERIFY(pool.dispatch(2, Work{}));  // dealt to worker 0, behind the job that will fail
     QVERIFY(probe.wait_for(*sys, "w0 start 0"));
     QCOMPARE(gauges(pool), (Gauges{1, 0, 2}));
+    const std::vector<as::ActorCell> before = pool.children();
+    QCOMPARE(before.size(), std::size_t{2});
 
     g[0].open();
     QVERIFY(probe.wait_for(*sys, "w0 done 2"));
     QCOMPARE(probe.count("build w0"), std::size_t{2});  // the builder made it again, for id 0
     QCOMPARE(probe.count("up w0"), std::size_t{2});
+    QCOMPARE(probe.count("started w0"), std::size_t{2});
+    const std::vector<as::ActorCell> after = pool.children();
+    QCOMPARE(after.size(), std::size_t{2});
+    QVERIFY(std::find(after.begin(), after.end(), before[0]) == after.end());  // a new actor for id 0
+    QVERIFY(std::find(after.begin(), after.end(), before[1]) != after.end());  // worker 1 untouched
     QCOMPARE(probe.count("build w1"), std::size_t{1});  // and nothing else
     QVERIFY(probe.contains("log factory worker 0 failed: job 0 failed on purpose; it is rebuilt with the same id "
                            "and keeps its 1 queued job"));
@@ -297,6 +329,60 @@ class TestFactory : public QObject {
     QVERIFY(probe.wait_for(*sys, "w0 done 4"));
     QVERIFY(probe.wait_for(*sys, "w1 done 3"));
     QCOMPARE(gauges_become(*sys, pool, {0, 2, 0}), (Gauges{0, 2, 0}));
+    QVERIFY(!probe.contains("a job without its dispatch time"));
+  }
+
+  void a_worker_that_stops_itself_is_rebuilt_too() {
+    Probe probe;
+    auto sys = make_system();
+    sys->set_log_sink([&probe](const as::LogRecord& r) { probe.record("log " + std::string(r.text)); });
+    Pool pool = as::start_factory<Recorder>(*sys, spec(probe, as::Routing::queuer, 1)).value();
+    Work last;
+    last.stop_self = true;
+    QVERIFY(pool.dispatch(1, std::move(last)));
+    QVERIFY(probe.wait_for(*sys, "log factory worker 0 stopped (done for); it is rebuilt with the same id and keeps "
+                                 "its 0 queued jobs"));
+    QVERIFY(probe.wait_for(*sys, "stop w0"));
+    QVERIFY(pool.dispatch(2, Work{}));
+    QVERIFY(probe.wait_for(*sys, "w0 done 2"));
+    QCOMPARE(probe.count("up w0"), std::size_t{2});
+    QCOMPARE(gauges(pool), (Gauges{0, 1, 0}));
+  }
+
+  void a_worker_that_cannot_be_rebuilt_fails_the_factory() {
+    Probe probe;
+    auto sys = make_system();
+    as::FactorySpec<Recorder> s = spec(probe, as::Routing::queuer, 1);
+    int built = 0;  // the builder runs on the factory's thread, one call at a time
+    s.builder = [&probe, &built](as::WorkerId) {
+      if (++built > 1) throw std::runtime_error("the builder has nothing left");
+      return Recorder{&probe};
+    };
+    Pool pool = as::start_factory<Recorder>(*sys, std::move(s)).value();
+    Work doomed;
+    doomed.fail = true;
+    QVERIFY(pool.dispatch(1, std::move(doomed)));
+    QVERIFY(pool.wait(kTimeout));
+    QCOMPARE(pool.exit()->kind, as::ExitKind::failed);
+    QVERIFY2(pool.exit()->reason.find("factory worker 0 failed to start: its builder threw: the builder has nothing left") !=
+                 std::string::npos,
+             pool.exit()->reason.c_str());
+  }
+
+  void a_worker_with_a_plain_handler_is_told_each_job_and_frees_up_after_it() {
+    Probe probe;
+    auto sys = make_system();
+    as::FactorySpec<Summer> s;
+    s.workers = 1;
+    s.builder = [&probe](as::WorkerId) { return Summer{&probe}; };
+    as::FactoryRef<std::string, Summer::Message> pool = as::start_factory<Summer>(*sys, std::move(s)).value();
+    QVERIFY(pool.dispatch("a", Summer::Message{2, std::nullopt}));
+    QVERIFY(pool.dispatch("b", Summer::Message{3, std::nullopt}));
+    auto total = pool.call("c", [](as::Reply<int> r) { return Summer::Message{4, std::move(r)}; }, kTimeout).get();
+    QVERIFY(total.is_success());
+    QCOMPARE(*total, 9);  // one worker, in order: 2 + 3 + 4
+    QCOMPARE(probe.events(), (std::vector<std::string>{"a", "b", "c"}));
+    QCOMPARE(gauges_become(*sys, pool, {0, 1, 0}), (Gauges{0, 1, 0}));
   }
 
   void a_call_is_answered_by_the_worker_that_runs_the_job() {
@@ -366,7 +452,7 @@ class TestFactory : public QObject {
     auto failed = as::start_factory<Recorder>(*sys, std::move(s));
     QVERIFY(!failed);
     QCOMPARE(failed.error().kind(), as::FactoryError::Kind::spawn_failed);
-    QVERIFY2(std::string(failed.error().what()).find("no room for worker 2") != std::string::npos,
+    QVERIFY2(std::string(failed.error().what()).find("factory worker 2 failed to start: its builder threw: no room for worker 2") != std::string::npos,
              failed.error().what());
     // Workers 0 and 1 had started; the engine kills what a failed pre_start spawned, so nothing
     // is left running and the System shuts down at once.

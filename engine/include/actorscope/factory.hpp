@@ -416,7 +416,9 @@ class FactoryCore {
     ActorCell actor;
     if (const auto* t = event.get<ActorTerminated>()) {
       actor = t->actor;
-      what = t->reason.empty() ? std::string("stopped") : "stopped (" + t->reason + ")";
+      const ActorExit exit = actor.exit().value_or(ActorExit{ExitKind::stopped, t->reason});
+      what = to_string(exit.kind);
+      if (!exit.reason.empty()) what += " (" + exit.reason + ")";
     } else if (const auto* f = event.get<ActorFailed>()) {
       actor = f->actor;
       what = "failed: " + f->error;
@@ -436,8 +438,6 @@ class FactoryCore {
     }
   }
 
-  void stopping() noexcept { stopping_ = true; }
-
  private:
   struct Worker {
     ActorRef<J> actor;
@@ -450,12 +450,22 @@ class FactoryCore {
 
   template <class C>
   void spawn_worker(C& ctx, WorkerId i) {
-    W built = spec_.builder ? spec_.builder(i) : make_default();
+    W built = build(i);
     auto spawned = ctx.system().template spawn_linked<WorkerActor<W>>(
         ctx.cell(), WorkerActor<W>{std::move(built)}, spec_.worker_options,
         typename WorkerActor<W>::Arguments{i, factory_});
     if (!spawned) throw_worker_spawn_failed(i, spawned.error().what());
     workers_[i].actor = std::move(*spawned);
+  }
+
+  W build(WorkerId i) {
+    try {
+      return spec_.builder ? spec_.builder(i) : make_default();
+    } catch (const std::exception& e) {
+      throw_worker_spawn_failed(i, std::string("its builder threw: ") + e.what());
+    } catch (...) {
+      throw_worker_spawn_failed(i, "its builder threw something that is not a std::exception");
+    }
   }
 
   static W make_default() {
@@ -584,7 +594,6 @@ class FactoryCore {
   std::deque<J> queue_;     ///< queuer and sticky_queuer: jobs waiting for any worker
   std::deque<WorkerId> free_;  ///< queuer: idle workers, the one idle longest first
   std::size_t next_ = 0;    ///< round_robin: the next worker
-  bool stopping_ = false;
 };
 
 }  // namespace detail
@@ -605,9 +614,9 @@ struct Factory {
   void handle_supervisor_event(Context<Factory>& ctx, const SupervisionEvent& event, State& core) {
     core->on_event(ctx, event);
   }
-  /// Stops every worker and waits for them (their post_stop runs); queued jobs are dropped.
-  Task<> post_stop(Context<Factory>& ctx, State& core) {
-    core->stopping();
+  /// Stops every worker and waits for them (their post_stop runs); queued jobs are dropped. (No
+  /// worker is rebuilt meanwhile: supervision events wait while this hook runs.)
+  Task<> post_stop(Context<Factory>& ctx, State&) {
     co_await ctx.stop_children_and_wait();
   }
 };
