@@ -235,15 +235,17 @@ class TestFactory : public QObject {
     std::array<Gate, 15> g;
     auto sys = make_system();
     Pool pool = as::start_factory<Recorder>(*sys, spec(probe, as::Routing::round_robin, 3)).value();
-    for (int k = 10; k <= 14; ++k) QVERIFY(pool.dispatch(k, held(g[k])));
+    for (int k = 10; k <= 13; ++k) QVERIFY(pool.dispatch(k, held(g[k])));
     QVERIFY(probe.wait_for(*sys, "w0 start 10"));
     QVERIFY(probe.wait_for(*sys, "w1 start 11"));
     QVERIFY(probe.wait_for(*sys, "w2 start 12"));
-    QCOMPARE(gauges(pool), (Gauges{2, 0, 3}));
+    QCOMPARE(gauges(pool), (Gauges{1, 0, 3}));  // 13 was dealt to worker 0, behind 10
 
-    // Worker 2 is free but takes nothing: 13 and 14 were dealt to workers 0 and 1.
+    // Worker 2 is free, but the turn is worker 1's: 14 waits behind 11.
     g[12].open();
-    QCOMPARE(gauges_become(*sys, pool, {2, 1, 2}), (Gauges{2, 1, 2}));
+    QCOMPARE(gauges_become(*sys, pool, {1, 1, 2}), (Gauges{1, 1, 2}));
+    QVERIFY(pool.dispatch(14, held(g[14])));
+    QCOMPARE(gauges(pool), (Gauges{2, 1, 2}));
     g[11].open();
     QVERIFY(probe.wait_for(*sys, "w1 start 14"));
     g[10].open();
