@@ -419,6 +419,12 @@ class TestFactory : public QObject {
     auto call = pool.call(6, [](as::Reply<int> r) { return Work{nullptr, false, 0, std::move(r)}; }, kTimeout).get();
     QVERIFY(call.is_sender_error());
     QVERIFY(call.error().find("call failed: the factory did not take the job") == 0);
+
+    const Pool empty;
+    auto nowhere = empty.dispatch(7, Work{nullptr, false, 43});
+    QVERIFY(!nowhere);
+    QCOMPARE(nowhere.error().job().message.payload, 43);
+    QVERIFY(std::string(nowhere.error().what()).find("the factory handle is empty") == 0);
   }
 
   void a_spec_that_cannot_work_is_refused_with_a_sentence() {
@@ -440,6 +446,7 @@ class TestFactory : public QObject {
     QVERIFY(!refused);
     QCOMPARE(refused.error().kind(), as::FactoryError::Kind::worker_named);
     QCOMPARE(probe.count("build w0"), std::size_t{0});  // nothing was started
+    QCOMPARE(as::to_string(as::Routing::sticky_queuer), std::string_view("sticky_queuer"));
   }
 
   void a_worker_that_fails_to_start_fails_the_factory_and_the_workers_it_started_are_killed() {

@@ -75,6 +75,7 @@ enum class Routing : std::uint8_t {
   /// FactorySpec::custom_hash(key, N) chooses the worker, onto its own queue.
   custom_hash,
 };
+/// The enumerator's name: "key_persistent", "queuer", ...
 std::string_view to_string(Routing r) noexcept;
 
 /// What the factory records about a job besides its key and message.
@@ -86,8 +87,8 @@ struct JobOptions {
 /// One unit of work: the key routes it, the message is what the worker handles.
 template <class K, class M>
 struct Job {
-  K key;
-  M message;
+  K key;        ///< routes the job (and, with the sticky routings, keeps its jobs in order)
+  M message;    ///< what the worker's handle is given
   JobOptions options{};
 };
 
@@ -103,6 +104,7 @@ class FactoryError {
   };
   FactoryError(Kind kind, std::string text) : kind_(kind), text_(std::move(text)) {}
   Kind kind() const noexcept { return kind_; }
+  /// A full sentence: what is wrong and what to change.
   const char* what() const noexcept { return text_.c_str(); }
 
  private:
@@ -117,9 +119,12 @@ class DispatchError {
  public:
   DispatchError(Job<K, M> job, SendFailure kind, std::string text)
       : job_(std::move(job)), kind_(kind), text_(std::move(text)) {}
+  /// The job, as it was given to dispatch.
   Job<K, M>& job() & noexcept { return job_; }
   Job<K, M>&& job() && noexcept { return std::move(job_); }
+  /// Why: stopped (the factory no longer takes work), full (its bounded mailbox), ...
   SendFailure kind() const noexcept { return kind_; }
+  /// A full sentence: what went wrong and what to do.
   const char* what() const noexcept { return text_.c_str(); }
 
  private:
@@ -130,6 +135,7 @@ class DispatchError {
 
 /// The requests a factory handles. Send them through FactoryRef rather than by hand.
 namespace factory_request {
+/// A job to route (FactoryRef::dispatch).
 template <class K, class M>
 struct Dispatch {
   Job<K, M> job;
@@ -141,17 +147,21 @@ struct Finished {
   ActorId from;  ///< the worker's actor: a report from an incarnation since replaced is ignored
   K key;
 };
+/// FactoryRef::queue_depth.
 struct QueueDepth {
   Reply<std::size_t> reply;
 };
+/// FactoryRef::available_capacity.
 struct AvailableCapacity {
   Reply<std::size_t> reply;
 };
+/// FactoryRef::active_workers.
 struct ActiveWorkers {
   Reply<std::size_t> reply;
 };
 }  // namespace factory_request
 
+/// The factory actor's message type: the requests above.
 template <class K, class M>
 using FactoryMessage =
     std::variant<factory_request::Dispatch<K, M>, factory_request::Finished<K>, factory_request::QueueDepth,
@@ -163,7 +173,8 @@ template <class K, class M>
 class FactoryRef : public ActorRef<FactoryMessage<K, M>> {
  public:
   using Key = K;
-  using Message = M;
+  /// The message inside a job (Message, as for any ActorRef, is the factory's own: FactoryMessage).
+  using JobMessage = M;
   using Base = ActorRef<FactoryMessage<K, M>>;
 
   FactoryRef() noexcept = default;
@@ -172,6 +183,10 @@ class FactoryRef : public ActorRef<FactoryMessage<K, M>> {
   /// Hands a job to the factory, which routes it. A factory that no longer takes work (stopping,
   /// stopped) or whose bounded mailbox is full hands the job back inside the error.
   Expected<void, DispatchError<K, M>> dispatch(Job<K, M> job) const {
+    if (!*this)
+      return unexpected(DispatchError<K, M>(std::move(job), SendFailure::stopped,
+                                            "the factory handle is empty: dispatch through the FactoryRef that "
+                                            "start_factory returned"));
     if (job.options.submitted == TimePoint{}) job.options.submitted = this->cell_->runtime().now();
     auto sent = Base::cast(factory_request::Dispatch<K, M>{std::move(job)});
     if (sent) return {};
@@ -190,7 +205,8 @@ class FactoryRef : public ActorRef<FactoryMessage<K, M>> {
   /// A call answered by the worker that handles the job: `builder` makes the job's message around a
   /// fresh reply port (as ActorRef::call's does), and the pending call waits for the worker's answer.
   /// A job the factory does not take fails the call at once with a sender error; a worker that
-  /// fails or drops the job's reply port fails it with a sender error too.
+  /// fails or drops the job's reply port fails it with a sender error too. The handle must not be
+  /// empty (as for ActorRef::call).
   template <class B>
   PendingCall<detail::reply_type_t<B>> call(K key, B&& builder, Duration timeout = no_timeout) const {
     using T = detail::reply_type_t<B>;
@@ -217,6 +233,7 @@ class FactoryRef : public ActorRef<FactoryMessage<K, M>> {
   }
 };
 
+/// A worker type's Key and Message.
 template <class W>
 using worker_key_t = typename W::Key;
 template <class W>
@@ -235,10 +252,13 @@ class WorkerContext {
   using Key = worker_key_t<W>;
   using Message = worker_message_t<W>;
 
+  /// Made by the worker's actor; a worker only reads it.
   WorkerContext(Context<detail::WorkerActor<W>>& actor, WorkerId id, FactoryRef<Key, Message> factory) noexcept
       : actor_(&actor), id_(id), factory_(std::move(factory)) {}
 
+  /// This worker's place in the pool, the same across its restarts.
   WorkerId worker_id() const noexcept { return id_; }
+  /// The factory this worker belongs to (to dispatch more work, or read its gauges).
   const FactoryRef<Key, Message>& factory() const noexcept { return factory_; }
   /// The worker's own actor context.
   Context<detail::WorkerActor<W>>& actor() const noexcept { return *actor_; }
@@ -605,12 +625,15 @@ struct Factory {
   using Arguments = FactorySpec<W>;
   using State = std::unique_ptr<detail::FactoryCore<W>>;
 
+  /// Spawns the workers, linked to the factory; one that fails to start fails the spawn.
   State pre_start(Context<Factory>& ctx, FactorySpec<W> spec) {
     auto core = std::make_unique<detail::FactoryCore<W>>(std::move(spec));
     core->start(ctx);
     return core;
   }
+  /// Routes jobs, hears workers finish, answers the gauges.
   void handle(Context<Factory>& ctx, Message message, State& core) { core->on_request(ctx, std::move(message)); }
+  /// Rebuilds a worker that exited; one that cannot be rebuilt fails the factory.
   void handle_supervisor_event(Context<Factory>& ctx, const SupervisionEvent& event, State& core) {
     core->on_event(ctx, event);
   }
