@@ -209,14 +209,9 @@ class FactoryRef : public ActorRef<FactoryMessage<K, M>> {
   /// empty (as for ActorRef::call).
   template <class B>
   PendingCall<detail::reply_type_t<B>> call(K key, B&& builder, Duration timeout = no_timeout) const {
-    using T = detail::reply_type_t<B>;
-    auto state = make_ref<detail::ReplyState<T>>(this->cell_->runtime(), this->id(), timeout);
-    M message = detail::build_request(builder, Reply<T>(state));
-    if (auto sent = dispatch(std::move(key), std::move(message)); !sent) {
-      // Say why before the returned job (and the reply port inside it) is destroyed.
-      state->set_error(std::string("call failed: ") + sent.error().what());
-    }
-    return PendingCall<T>(std::move(state));
+    return detail::start_call<M>(this->cell_->runtime(), this->id(), builder, timeout, [&](M&& message) {
+      return dispatch(std::move(key), std::move(message));
+    });
   }
 
   /// Jobs waiting for a worker: the factory's queue and every worker's own, not the running ones.
