@@ -53,6 +53,28 @@ struct Recorder {
 
 using Pool = as::FactoryRef<int, Work>;
 
+/// A child that stops as soon as it has started.
+struct Brief {
+  using Message = int;
+  void post_start(as::Context<Brief>& ctx, std::monostate&) { ctx.stop("brief"); }
+  void handle(as::Context<Brief>&, int, std::monostate&) {}
+};
+
+/// A worker with a child of its own, to show that its handle_supervisor_event is the worker's.
+struct Parent {
+  using Key = int;
+  using Message = int;
+  Probe* probe = nullptr;
+  void post_start(as::WorkerContext<Parent>& ctx, std::monostate&) {
+    if (!ctx.actor().spawn_linked<Brief>()) probe->record("no child");
+  }
+  void handle(as::WorkerContext<Parent>&, as::Job<int, int>, std::monostate&) {}
+  void handle_supervisor_event(as::WorkerContext<Parent>& ctx, const as::SupervisionEvent& e, std::monostate&) {
+    if (const auto* t = e.get<as::ActorTerminated>())
+      probe->record("w" + std::to_string(ctx.worker_id()) + " heard its child stop: " + t->reason);
+  }
+};
+
 /// A worker whose handler is a plain function: it adds each job's number to its state and
 /// answers the running total when asked.
 struct Summer {
@@ -385,6 +407,21 @@ class TestFactory : public QObject {
     QCOMPARE(*total, 9);  // one worker, in order: 2 + 3 + 4
     QCOMPARE(probe.events(), (std::vector<std::string>{"a", "b", "c"}));
     QCOMPARE(gauges_become(*sys, pool, {0, 1, 0}), (Gauges{0, 1, 0}));
+  }
+
+  void a_workers_supervision_events_go_to_its_own_hook() {
+    Probe probe;
+    auto sys = make_system();
+    as::FactorySpec<Parent> s;
+    s.workers = 2;
+    s.builder = [&probe](as::WorkerId) { return Parent{&probe}; };
+    auto pool = as::start_factory<Parent>(*sys, std::move(s)).value();
+    QVERIFY(probe.wait_for(*sys, "w0 heard its child stop: brief"));
+    QVERIFY(probe.wait_for(*sys, "w1 heard its child stop: brief"));
+    QVERIFY(!probe.contains("no child"));
+    // Without the worker's hook, the engine's default would have stopped each worker when its
+    // child stopped, and the factory would have rebuilt it (its child stopping again, and again).
+    QCOMPARE(gauges(pool), (Gauges{0, 2, 0}));
   }
 
   void a_call_is_answered_by_the_worker_that_runs_the_job() {
