@@ -7,11 +7,16 @@ namespace actorscope {
 
 std::string_view to_string(Routing r) noexcept {
   switch (r) {
-    case Routing::key_persistent: return "key_persistent";
-    case Routing::queuer: return "queuer";
-    case Routing::sticky_queuer: return "sticky_queuer";
-    case Routing::round_robin: return "round_robin";
-    case Routing::custom_hash: return "custom_hash";
+    case Routing::key_persistent:
+      return "key_persistent";
+    case Routing::queuer:
+      return "queuer";
+    case Routing::sticky_queuer:
+      return "sticky_queuer";
+    case Routing::round_robin:
+      return "round_robin";
+    case Routing::custom_hash:
+      return "custom_hash";
   }
   return "unknown";
 }
@@ -26,20 +31,22 @@ void throw_worker_spawn_failed(WorkerId id, const std::string& why) {
   throw std::runtime_error(text);
 }
 
-std::string factory_spec_problem(std::size_t workers, Routing routing, bool has_custom_hash, bool key_hashable,
-                                 bool worker_named, FactoryError::Kind& kind) {
+std::string factory_spec_problem(std::size_t workers, Routing routing, bool has_custom_hash,
+                                 bool key_hashable, bool worker_named, FactoryError::Kind& kind) {
   if (workers == 0) {
     kind = FactoryError::Kind::no_workers;
     return "a factory needs at least one worker: set FactorySpec::workers to 1 or more";
   }
   if (routing == Routing::custom_hash && !has_custom_hash) {
     kind = FactoryError::Kind::missing_custom_hash;
-    return "Routing::custom_hash needs FactorySpec::custom_hash, a function from a key and the pool size to a "
+    return "Routing::custom_hash needs FactorySpec::custom_hash, a function from a key and the pool size to "
+           "a "
            "worker index in 0..pool-1";
   }
   if (routing == Routing::key_persistent && !key_hashable) {
     kind = FactoryError::Kind::key_not_hashable;
-    return "Routing::key_persistent hashes keys with std::hash, which does not know this key type: specialise "
+    return "Routing::key_persistent hashes keys with std::hash, which does not know this key type: "
+           "specialise "
            "std::hash for it, or use Routing::custom_hash with a hash of your own";
   }
   if (worker_named) {

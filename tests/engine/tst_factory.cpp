@@ -48,7 +48,9 @@ struct Recorder {
     if (job.message.stop_self) ctx.actor().stop("done for");
     probe->record(me + " done " + std::to_string(job.key));
   }
-  void post_stop(as::WorkerContext<Recorder>& ctx, int&) { probe->record("stop w" + std::to_string(ctx.worker_id())); }
+  void post_stop(as::WorkerContext<Recorder>& ctx, int&) {
+    probe->record("stop w" + std::to_string(ctx.worker_id()));
+  }
 };
 
 using Pool = as::FactoryRef<int, Work>;
@@ -69,7 +71,8 @@ struct Parent {
     if (!ctx.actor().spawn_linked<Brief>()) probe->record("no child");
   }
   void handle(as::WorkerContext<Parent>&, as::Job<int, int>, std::monostate&) {}
-  void handle_supervisor_event(as::WorkerContext<Parent>& ctx, const as::SupervisionEvent& e, std::monostate&) {
+  void handle_supervisor_event(as::WorkerContext<Parent>& ctx, const as::SupervisionEvent& e,
+                               std::monostate&) {
     if (const auto* t = e.get<as::ActorTerminated>())
       probe->record("w" + std::to_string(ctx.worker_id()) + " heard its child stop: " + t->reason);
   }
@@ -303,11 +306,18 @@ class TestFactory : public QObject {
 
     // 99 / 10 = 9, outside a pool of 3: the job is dropped, said in the log, and a caller waiting
     // on it hears at once instead of hanging.
-    auto lost = pool.call(99, [](as::Reply<int> r) { return Work{nullptr, false, 0, std::move(r)}; }, kTimeout).get();
+    auto lost = pool.call(
+                        99,
+                        [](as::Reply<int> r) {
+                          return Work{nullptr, false, 0, std::move(r)};
+                        },
+                        kTimeout)
+                    .get();
     QVERIFY(lost.is_sender_error());
-    QVERIFY(probe.wait_for(*sys,
-                           "log factory: the custom hash chose worker 9 in a pool of 3, so the job is dropped; make "
-                           "FactorySpec::custom_hash return an index in 0..2"));
+    QVERIFY(probe.wait_for(
+        *sys,
+        "log factory: the custom hash chose worker 9 in a pool of 3, so the job is dropped; make "
+        "FactorySpec::custom_hash return an index in 0..2"));
     QVERIFY(pool.dispatch(8, Work{}));  // and the factory goes on
     QVERIFY(probe.wait_for(*sys, "w0 done 8"));
     QCOMPARE(keys_of(probe, 0), (Keys{5, 7, 8}));
@@ -341,9 +351,10 @@ class TestFactory : public QObject {
     QCOMPARE(after.size(), std::size_t{2});
     QVERIFY(std::find(after.begin(), after.end(), before[0]) == after.end());  // a new actor for id 0
     QVERIFY(std::find(after.begin(), after.end(), before[1]) != after.end());  // worker 1 untouched
-    QCOMPARE(probe.count("build w1"), std::size_t{1});  // and nothing else
-    QVERIFY(probe.contains("log factory worker 0 failed: job 0 failed on purpose; it is rebuilt with the same id "
-                           "and keeps its 1 queued job"));
+    QCOMPARE(probe.count("build w1"), std::size_t{1});                         // and nothing else
+    QVERIFY(
+        probe.contains("log factory worker 0 failed: job 0 failed on purpose; it is rebuilt with the same id "
+                       "and keeps its 1 queued job"));
     QVERIFY(!probe.contains("w0 done 0"));
     QCOMPARE(probe.index_of("w0 start 2") > probe.index_of("up w0"), true);
     // The rebuilt worker takes new work too: the turn comes round to worker 0 again.
@@ -364,8 +375,10 @@ class TestFactory : public QObject {
     Work last;
     last.stop_self = true;
     QVERIFY(pool.dispatch(1, std::move(last)));
-    QVERIFY(probe.wait_for(*sys, "log factory worker 0 stopped (done for); it is rebuilt with the same id and keeps "
-                                 "its 0 queued jobs"));
+    QVERIFY(
+        probe.wait_for(*sys,
+                       "log factory worker 0 stopped (done for); it is rebuilt with the same id and keeps "
+                       "its 0 queued jobs"));
     QVERIFY(probe.wait_for(*sys, "stop w0"));
     QVERIFY(pool.dispatch(2, Work{}));
     QVERIFY(probe.wait_for(*sys, "w0 done 2"));
@@ -388,7 +401,8 @@ class TestFactory : public QObject {
     QVERIFY(pool.dispatch(1, std::move(doomed)));
     QVERIFY(pool.wait(kTimeout));
     QCOMPARE(pool.exit()->kind, as::ExitKind::failed);
-    QVERIFY2(pool.exit()->reason.find("factory worker 0 failed to start: its builder threw: the builder has nothing left") !=
+    QVERIFY2(pool.exit()->reason.find(
+                 "factory worker 0 failed to start: its builder threw: the builder has nothing left") !=
                  std::string::npos,
              pool.exit()->reason.c_str());
   }
@@ -402,7 +416,13 @@ class TestFactory : public QObject {
     as::FactoryRef<std::string, Summer::Message> pool = as::start_factory<Summer>(*sys, std::move(s)).value();
     QVERIFY(pool.dispatch("a", Summer::Message{2, std::nullopt}));
     QVERIFY(pool.dispatch("b", Summer::Message{3, std::nullopt}));
-    auto total = pool.call("c", [](as::Reply<int> r) { return Summer::Message{4, std::move(r)}; }, kTimeout).get();
+    auto total = pool.call(
+                         "c",
+                         [](as::Reply<int> r) {
+                           return Summer::Message{4, std::move(r)};
+                         },
+                         kTimeout)
+                     .get();
     QVERIFY(total.is_success());
     QCOMPARE(*total, 9);  // one worker, in order: 2 + 3 + 4
     QCOMPARE(probe.events(), (std::vector<std::string>{"a", "b", "c"}));
@@ -431,7 +451,13 @@ class TestFactory : public QObject {
     Pool pool = as::start_factory<Recorder>(*sys, spec(probe, as::Routing::queuer, 2)).value();
     QVERIFY(pool.dispatch(1, held(gate)));  // worker 0 is busy, so the call goes to worker 1
     QVERIFY(probe.wait_for(*sys, "w0 start 1"));
-    auto answer = pool.call(7, [](as::Reply<int> r) { return Work{nullptr, false, 0, std::move(r)}; }, kTimeout).get();
+    auto answer = pool.call(
+                          7,
+                          [](as::Reply<int> r) {
+                            return Work{nullptr, false, 0, std::move(r)};
+                          },
+                          kTimeout)
+                      .get();
     QVERIFY(answer.is_success());
     QCOMPARE(*answer, 71);  // key 7 times 10, plus worker 1
     gate.open();
@@ -453,7 +479,13 @@ class TestFactory : public QObject {
     QCOMPARE(refused.error().job().message.payload, 42);
     QVERIFY(std::string(refused.error().what()).find("the factory did not take the job") == 0);
 
-    auto call = pool.call(6, [](as::Reply<int> r) { return Work{nullptr, false, 0, std::move(r)}; }, kTimeout).get();
+    auto call = pool.call(
+                        6,
+                        [](as::Reply<int> r) {
+                          return Work{nullptr, false, 0, std::move(r)};
+                        },
+                        kTimeout)
+                    .get();
     QVERIFY(call.is_sender_error());
     QVERIFY(call.error().find("call failed: the factory did not take the job") == 0);
 
@@ -498,7 +530,9 @@ class TestFactory : public QObject {
     auto failed = as::start_factory<Recorder>(*sys, std::move(s));
     QVERIFY(!failed);
     QCOMPARE(failed.error().kind(), as::FactoryError::Kind::spawn_failed);
-    QVERIFY2(std::string(failed.error().what()).find("factory worker 2 failed to start: its builder threw: no room for worker 2") != std::string::npos,
+    QVERIFY2(std::string(failed.error().what())
+                     .find("factory worker 2 failed to start: its builder threw: no room for worker 2") !=
+                 std::string::npos,
              failed.error().what());
     // Workers 0 and 1 had started; the engine kills what a failed pre_start spawned, so nothing
     // is left running and the System shuts down at once.

@@ -18,11 +18,11 @@
 //   }
 // };
 // inline void thumbnails(as::System& system) {
-//   as::FactoryRef<std::string, Resize> pool =
-//       as::start_factory<Thumbnailer>(system, {.workers = 4, .routing = as::Routing::sticky_queuer}).value();
+//   as::FactorySpec<Thumbnailer> spec{.workers = 4, .routing = as::Routing::sticky_queuer};
+//   as::FactoryRef<std::string, Resize> pool = as::start_factory<Thumbnailer>(system, spec).value();
 //   (void)pool.dispatch("cat.png", Resize{128});
-//   as::CallResult<int> width =
-//       pool.call("dog.png", [](as::Reply<int> r) { return Resize{256, std::move(r)}; }, std::chrono::seconds(1)).get();
+//   auto resize = [](as::Reply<int> r) { return Resize{256, std::move(r)}; };
+//   as::CallResult<int> width = pool.call("dog.png", resize, std::chrono::seconds(1)).get();
 //   std::size_t waiting = pool.queue_depth().get().value();
 //   pool.stop_and_wait();
 // }
@@ -87,8 +87,8 @@ struct JobOptions {
 /// One unit of work: the key routes it, the message is what the worker handles.
 template <class K, class M>
 struct Job {
-  K key;        ///< routes the job (and, with the sticky routings, keeps its jobs in order)
-  M message;    ///< what the worker's handle is given
+  K key;      ///< routes the job (and, with the sticky routings, keeps its jobs in order)
+  M message;  ///< what the worker's handle is given
   JobOptions options{};
 };
 
@@ -96,11 +96,11 @@ struct Job {
 class FactoryError {
  public:
   enum class Kind : std::uint8_t {
-    no_workers,          ///< FactorySpec::workers is 0
+    no_workers,           ///< FactorySpec::workers is 0
     missing_custom_hash,  ///< Routing::custom_hash without FactorySpec::custom_hash
-    key_not_hashable,    ///< Routing::key_persistent for a key type std::hash does not know
-    worker_named,        ///< FactorySpec::worker_options has a name (workers are many; a name is one)
-    spawn_failed,        ///< the factory or one of its workers failed to start
+    key_not_hashable,     ///< Routing::key_persistent for a key type std::hash does not know
+    worker_named,         ///< FactorySpec::worker_options has a name (workers are many; a name is one)
+    spawn_failed,         ///< the factory or one of its workers failed to start
   };
   FactoryError(Kind kind, std::string text) : kind_(kind), text_(std::move(text)) {}
   Kind kind() const noexcept { return kind_; }
@@ -184,9 +184,10 @@ class FactoryRef : public ActorRef<FactoryMessage<K, M>> {
   /// stopped) or whose bounded mailbox is full hands the job back inside the error.
   Expected<void, DispatchError<K, M>> dispatch(Job<K, M> job) const {
     if (!*this)
-      return unexpected(DispatchError<K, M>(std::move(job), SendFailure::stopped,
-                                            "the factory handle is empty: dispatch through the FactoryRef that "
-                                            "start_factory returned"));
+      return unexpected(
+          DispatchError<K, M>(std::move(job), SendFailure::stopped,
+                              "the factory handle is empty: dispatch through the FactoryRef that "
+                              "start_factory returned"));
     if (job.options.submitted == TimePoint{}) job.options.submitted = this->cell_->runtime().now();
     auto sent = Base::cast(factory_request::Dispatch<K, M>{std::move(job)});
     if (sent) return {};
@@ -209,9 +210,8 @@ class FactoryRef : public ActorRef<FactoryMessage<K, M>> {
   /// empty (as for ActorRef::call).
   template <class B>
   PendingCall<detail::reply_type_t<B>> call(K key, B&& builder, Duration timeout = no_timeout) const {
-    return detail::start_call<M>(this->cell_->runtime(), this->id(), builder, timeout, [&](M&& message) {
-      return dispatch(std::move(key), std::move(message));
-    });
+    return detail::start_call<M>(this->cell_->runtime(), this->id(), builder, timeout,
+                                 [&](M&& message) { return dispatch(std::move(key), std::move(message)); });
   }
 
   /// Jobs waiting for a worker: the factory's queue and every worker's own, not the running ones.
@@ -248,7 +248,8 @@ class WorkerContext {
   using Message = worker_message_t<W>;
 
   /// Made by the worker's actor; a worker only reads it.
-  WorkerContext(Context<detail::WorkerActor<W>>& actor, WorkerId id, FactoryRef<Key, Message> factory) noexcept
+  WorkerContext(Context<detail::WorkerActor<W>>& actor, WorkerId id,
+                FactoryRef<Key, Message> factory) noexcept
       : actor_(&actor), id_(id), factory_(std::move(factory)) {}
 
   /// This worker's place in the pool, the same across its restarts.
@@ -292,13 +293,15 @@ struct FactorySpec {
 namespace detail {
 
 [[noreturn]] void throw_worker_spawn_failed(WorkerId id, const std::string& why);
-std::string factory_spec_problem(std::size_t workers, Routing routing, bool has_custom_hash, bool key_hashable,
-                                 bool worker_named, FactoryError::Kind& kind);
+std::string factory_spec_problem(std::size_t workers, Routing routing, bool has_custom_hash,
+                                 bool key_hashable, bool worker_named, FactoryError::Kind& kind);
 std::string custom_hash_out_of_range(std::size_t index, std::size_t pool);
 std::string worker_exit_text(WorkerId id, const std::string& what, std::size_t queued);
 
 template <class K>
-inline constexpr bool key_hashable = requires(const K& k) { std::hash<K>{}(k); };
+inline constexpr bool key_hashable = requires(const K& k) {
+  std::hash<K>{}(k);
+};
 
 /// The actor that runs one worker W: it forwards W's hooks and, after each job, tells the factory.
 template <class W>
@@ -317,7 +320,7 @@ struct WorkerActor {
   };
   using Self = WorkerActor<W>;
 
-  static constexpr bool kAsyncHandle = requires(W& w, WorkerContext<W>& c, Message&& j, UserState& s) {
+  static constexpr bool kAsyncHandle = requires(W & w, WorkerContext<W>& c, Message&& j, UserState& s) {
     { w.handle(c, std::move(j), s) } -> std::same_as<Task<>>;
   };
 
@@ -333,39 +336,29 @@ struct WorkerActor {
     }
   }
 
-  decltype(auto) post_start(Context<Self>&, State& s)
-    requires requires { worker.post_start(s.ctx, s.user); }
-  {
-    return worker.post_start(s.ctx, s.user);
-  }
+  decltype(auto) post_start(Context<Self>&, State& s) requires requires { worker.post_start(s.ctx, s.user); }
+  { return worker.post_start(s.ctx, s.user); }
 
-  void handle(Context<Self>& ctx, Message job, State& s)
-    requires(!kAsyncHandle)
-  {
+  void handle(Context<Self>& ctx, Message job, State& s) requires(!kAsyncHandle) {
     Key key = job.key;
     worker.handle(s.ctx, std::move(job), s.user);
     finished(ctx, s, std::move(key));
   }
-  Task<> handle(Context<Self>& ctx, Message job, State& s)
-    requires(kAsyncHandle)
-  {
+  Task<> handle(Context<Self>& ctx, Message job, State& s) requires(kAsyncHandle) {
     Key key = job.key;
     Task<> running = worker.handle(s.ctx, std::move(job), s.user);
     co_await running;
     finished(ctx, s, std::move(key));
   }
 
-  decltype(auto) handle_supervisor_event(Context<Self>&, const SupervisionEvent& e, State& s)
-    requires requires { worker.handle_supervisor_event(s.ctx, e, s.user); }
-  {
-    return worker.handle_supervisor_event(s.ctx, e, s.user);
+  decltype(auto) handle_supervisor_event(Context<Self>&, const SupervisionEvent& e,
+                                         State& s) requires requires {
+    worker.handle_supervisor_event(s.ctx, e, s.user);
   }
+  { return worker.handle_supervisor_event(s.ctx, e, s.user); }
 
-  decltype(auto) post_stop(Context<Self>&, State& s)
-    requires requires { worker.post_stop(s.ctx, s.user); }
-  {
-    return worker.post_stop(s.ctx, s.user);
-  }
+  decltype(auto) post_stop(Context<Self>&, State& s) requires requires { worker.post_stop(s.ctx, s.user); }
+  { return worker.post_stop(s.ctx, s.user); }
 
  private:
   static void finished(Context<Self>& ctx, State& s, Key key) {
@@ -606,9 +599,9 @@ class FactoryCore {
   FactorySpec<W> spec_;
   FactoryRef<K, M> factory_;
   std::vector<Worker> workers_;
-  std::deque<J> queue_;     ///< queuer and sticky_queuer: jobs waiting for any worker
+  std::deque<J> queue_;        ///< queuer and sticky_queuer: jobs waiting for any worker
   std::deque<WorkerId> free_;  ///< queuer: idle workers, the one idle longest first
-  std::size_t next_ = 0;    ///< round_robin: the next worker
+  std::size_t next_ = 0;       ///< round_robin: the next worker
 };
 
 }  // namespace detail
@@ -627,24 +620,23 @@ struct Factory {
     return core;
   }
   /// Routes jobs, hears workers finish, answers the gauges.
-  void handle(Context<Factory>& ctx, Message message, State& core) { core->on_request(ctx, std::move(message)); }
+  void handle(Context<Factory>& ctx, Message message, State& core) {
+    core->on_request(ctx, std::move(message));
+  }
   /// Rebuilds a worker that exited; one that cannot be rebuilt fails the factory.
   void handle_supervisor_event(Context<Factory>& ctx, const SupervisionEvent& event, State& core) {
     core->on_event(ctx, event);
   }
   /// Stops every worker and waits for them (their post_stop runs); queued jobs are dropped. (No
   /// worker is rebuilt meanwhile: supervision events wait while this hook runs.)
-  Task<> post_stop(Context<Factory>& ctx, State&) {
-    co_await ctx.stop_children_and_wait();
-  }
+  Task<> post_stop(Context<Factory>& ctx, State&) { co_await ctx.stop_children_and_wait(); }
 };
 
 /// Checks the spec and spawns the factory and its workers (each worker's pre_start has run when
 /// this returns). Every mistake in the spec is a FactoryError that says what to change.
 template <class W>
-Expected<FactoryRef<worker_key_t<W>, worker_message_t<W>>, FactoryError> start_factory(System& system,
-                                                                                      FactorySpec<W> spec,
-                                                                                      SpawnOptions options = {}) {
+Expected<FactoryRef<worker_key_t<W>, worker_message_t<W>>, FactoryError> start_factory(
+    System& system, FactorySpec<W> spec, SpawnOptions options = {}) {
   using K = worker_key_t<W>;
   using M = worker_message_t<W>;
   FactoryError::Kind kind{};
