@@ -131,6 +131,30 @@ int index_of(const std::vector<obs::Event>& ev, obs::EventKind k, as::ActorId ac
 
 }  // namespace
 
+namespace {
+/// A System's live stream folded into a SystemState as the observatory folds it: the events so
+/// far, then a stats poll in buckets. Call it to bring `state` up to date.
+struct LiveFold {
+  obs::EventCollector collector;
+  obs::StatsPoller poller;
+  obs::StatsBucketer bucketer;
+  obs::SystemState state;
+  std::vector<obs::Event> batch;
+  as::System& sys;
+
+  explicit LiveFold(as::System& s, obs::EventCollector::Options options = {})
+      : collector(std::move(options)), poller(s), sys(s) {
+    s.attach(collector);
+  }
+  void operator()() {
+    batch.clear();
+    collector.drain(batch);
+    for (const auto& e : batch) state.apply(e);
+    for (const auto& b : bucketer.update(poller.poll(), sys.runtime().now())) state.apply(b);
+  }
+};
+}  // namespace
+
 class TestObserve : public QObject {
   Q_OBJECT
 
@@ -525,18 +549,8 @@ class TestObserve : public QObject {
     Probe probe;
     Gate gate, gate2;
     auto sys = make_system();
-    obs::EventCollector collector;
-    sys->attach(collector);
-    obs::StatsPoller poller(*sys);
-    obs::StatsBucketer bucketer;
-    obs::SystemState state;
-    std::vector<obs::Event> batch;
-    auto fold = [&] {
-      batch.clear();
-      collector.drain(batch);
-      for (const auto& e : batch) state.apply(e);
-      for (const auto& s : bucketer.update(poller.poll(), sys->runtime().now())) state.apply(s);
-    };
+    LiveFold fold(*sys);
+    obs::SystemState& state = fold.state;
     auto bounded = [](std::uint32_t capacity, as::Overflow overflow) {
       as::SpawnOptions o;
       o.mailbox_capacity = capacity;
@@ -599,18 +613,8 @@ class TestObserve : public QObject {
 
   void folding_a_live_stream_rebuilds_the_tree_statuses_names_failures_and_counters() {
     auto sys = make_system();
-    obs::EventCollector collector({.interest = {.messages = true}});
-    sys->attach(collector);
-    obs::StatsPoller poller(*sys);
-    obs::StatsBucketer bucketer;
-    obs::SystemState state;
-    std::vector<obs::Event> batch;
-    auto fold = [&] {
-      batch.clear();
-      collector.drain(batch);
-      for (const auto& e : batch) state.apply(e);
-      for (const auto& s : bucketer.update(poller.poll(), sys->runtime().now())) state.apply(s);
-    };
+    LiveFold fold(*sys, {.interest = {.messages = true}});
+    obs::SystemState& state = fold.state;
 
     // A supervisor that does not stop when a child fails: Boss has no handle_supervisor_event,
     // so use a tolerant one.
