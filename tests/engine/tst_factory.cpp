@@ -429,6 +429,36 @@ class TestFactory : public QObject {
     QCOMPARE(gauges_become(*sys, pool, {0, 1, 0}), (Gauges{0, 1, 0}));
   }
 
+  void a_derived_reference_hands_jobs_to_a_factory_and_an_output_port_feeds_it() {
+    // A factory takes derived references as any actor does: a handle that can only dispatch, given
+    // to code that should see no more of the factory, and a subscription of an output port.
+    using Dispatch = as::factory_request::Dispatch<std::string, Summer::Message>;
+    Probe probe;
+    auto sys = make_system();
+    as::FactorySpec<Summer> s;
+    s.workers = 1;
+    s.builder = [&probe](as::WorkerId) { return Summer{&probe}; };
+    as::FactoryRef<std::string, Summer::Message> pool = as::start_factory<Summer>(*sys, std::move(s)).value();
+    as::DerivedRef<Dispatch> jobs = pool.derived<Dispatch>();
+    QVERIFY(jobs.cast(Dispatch{{"direct", Summer::Message{1, std::nullopt}, {}}}));
+    as::OutputPort<int> readings;
+    as::Subscription sub = readings.subscribe(jobs, [](int v) {
+      return Dispatch{{"reading " + std::to_string(v), Summer::Message{v, std::nullopt}, {}}};
+    });
+    QCOMPARE(readings.send(2), std::size_t{1});
+    QCOMPARE(readings.send(3), std::size_t{1});
+    auto total = pool.call("total", [](as::Reply<int> r) { return Summer::Message{0, std::move(r)}; }, kTimeout).get();
+    QVERIFY(total.is_success());
+    QCOMPARE(*total, 6);  // one worker, in order: 1 + 2 + 3
+    QCOMPARE(probe.events(), (std::vector<std::string>{"direct", "reading 2", "reading 3", "total"}));
+    QCOMPARE(sub.delivered(), std::uint64_t{2});
+
+    QVERIFY(pool.stop_and_wait(kTimeout));
+    auto refused = jobs.cast(Dispatch{{"late", Summer::Message{9, std::nullopt}, {}}});
+    QVERIFY(!refused);
+    QCOMPARE(refused.error().message().job.key, std::string("late"));  // handed back as the Dispatch
+  }
+
   void a_workers_supervision_events_go_to_its_own_hook() {
     Probe probe;
     auto sys = make_system();
