@@ -1,6 +1,9 @@
 // The factory's non-template parts: the texts of its errors and reports.
+#include <actorscope/detail/core_access.hpp>
+#include <actorscope/detail/system_core.hpp>
 #include <actorscope/factory.hpp>
 
+#include <chrono>
 #include <stdexcept>
 
 namespace actorscope {
@@ -21,7 +24,107 @@ std::string_view to_string(Routing r) noexcept {
   return "unknown";
 }
 
+std::string_view to_string(DiscardMode mode) noexcept {
+  return mode == DiscardMode::oldest ? "oldest" : "newest";
+}
+
 namespace detail {
+
+namespace {
+std::string ms(Duration d) {
+  return std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(d).count());
+}
+}  // namespace
+
+std::string factory_settings_problem(const FactorySettings& s, FactoryError::Kind& kind) {
+  kind = FactoryError::Kind::invalid_settings;
+  if (s.workers && *s.workers == 0) {
+    kind = FactoryError::Kind::no_workers;
+    return "a factory needs at least one worker: resize it to 1 or more (to stop it, drain or stop it)";
+  }
+  if (s.workers && *s.workers > kMaxFactoryWorkers) {
+    kind = FactoryError::Kind::too_many_workers;
+    return "a factory may have at most " + std::to_string(kMaxFactoryWorkers) + " workers, not " +
+           std::to_string(*s.workers);
+  }
+  if (s.discard && s.discard->kind == DiscardSettings::Kind::dynamic && !s.discard->update)
+    return "DiscardSettings::dynamic needs its update function, which gives the limit anew every poll";
+  if (s.rate_limit && s.rate_limit->jobs > 0 && s.rate_limit->per <= Duration::zero())
+    return "RateLimit::per must be positive when RateLimit::jobs is set (say 100 jobs per 1 s)";
+  if (s.dead_man && s.dead_man->detection_timeout < Duration::zero())
+    return "DeadManSwitch::detection_timeout cannot be negative (zero turns the switch off)";
+  return {};
+}
+
+std::string describe_settings(const DiscardSettings& discard, std::size_t priority_levels,
+                              const DeadManSwitch& dead_man, const RateLimit& rate, bool draining) {
+  std::string t = priority_levels == 0 ? "queue\tfifo" : "queue\tpriority\t" + std::to_string(priority_levels);
+  switch (discard.kind) {
+    case DiscardSettings::Kind::none:
+      t += "\ndiscard\tnone";
+      break;
+    case DiscardSettings::Kind::static_limit:
+    case DiscardSettings::Kind::dynamic:
+      t += discard.kind == DiscardSettings::Kind::dynamic ? "\ndiscard\tdynamic\t" : "\ndiscard\tstatic\t";
+      t += std::to_string(discard.limit);
+      t += '\t';
+      t += to_string(discard.mode);
+      break;
+  }
+  if (dead_man.enabled()) {
+    t += "\ndead_man\t" + ms(dead_man.detection_timeout);
+    t += dead_man.kill_worker ? "\tkill" : "\treport";
+  }
+  if (rate.enabled()) t += "\nrate\t" + std::to_string(rate.jobs) + "\t" + ms(rate.per);
+  if (draining) t += "\ndraining";
+  return t;
+}
+
+std::string stuck_text(WorkerId id, const std::string& key, Duration running, bool killed) {
+  std::string text = "factory worker ";
+  text += std::to_string(id);
+  text += " has run the job with key '";
+  text += key;
+  text += "' for ";
+  text += ms(running);
+  text += " ms, past the dead-man's switch's timeout";
+  text += killed ? "; it is killed and rebuilt with its queue (the job is lost)"
+                 : "; it is left to run (DeadManSwitch::kill_worker is off)";
+  return text;
+}
+
+std::string discard_handler_text(std::size_t count) {
+  std::string text = "factory: stopping with ";
+  text += std::to_string(count);
+  text += count == 1 ? " job" : " jobs";
+  text += " still queued; they are discarded as shutdown (set FactorySpec::discard_handler to see them, or "
+          "drain the factory to run them first)";
+  return text;
+}
+
+SystemCore& factory_began(const ActorCell& factory, std::shared_ptr<FactoryProbe> probe, observe::Event config) {
+  SystemCore& core = CoreAccess::cell(factory)->system();
+  if (core.observing() != 0) {
+    observe::Event now = config;
+    core.emit_event(now);
+  }
+  core.factories().add(std::move(probe), std::move(config));
+  return core;
+}
+
+void factory_reconfigured(SystemCore& core, observe::Event config) {
+  if (core.observing() != 0) {
+    observe::Event now = config;
+    core.emit_event(now);
+  }
+  core.factories().reconfigured(config.actor, std::move(config));
+}
+
+void factory_event(SystemCore& core, observe::Event event) {
+  if (core.observing() != 0) core.emit_event(event);
+}
+
+void factory_ended(SystemCore& core, const FactoryProbe& probe) noexcept { core.factories().remove(probe); }
 
 void throw_worker_spawn_failed(WorkerId id, const std::string& why) {
   std::string text = "factory worker ";

@@ -296,6 +296,7 @@ void SystemCore::replay_present(observe::Observer& observer) {
     for (const SupervisorPresent& p : supervisors_) supervisors.push_back(p.event());
   }
   for (observe::Event& e : supervisors) send(std::move(e));
+  for (observe::Event& e : factories_.configurations()) send(std::move(e));
 }
 
 observe::Event SystemCore::SupervisorPresent::event() const {

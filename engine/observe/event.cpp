@@ -16,7 +16,7 @@ constexpr std::array<std::string_view, kEventKindCount> kKindNames = {
     "message_sent",    "message_handled", "linked",    "unlinked",        "supervision_delivered",
     "group_joined",    "group_left",   "name_registered", "name_unregistered", "timer_started",
     "timer_fired",     "timer_cancelled", "runtime_info", "supervisor_configured", "child_restarted",
-    "supervisor_gave_up", "mailbox_configured",
+    "supervisor_gave_up", "mailbox_configured", "factory_configured", "worker_stuck",
 };
 constexpr std::array<std::string_view, 4> kLaneNames = {"signal", "stop", "supervision", "message"};
 }  // namespace
@@ -264,6 +264,31 @@ Event Event::mailbox_configured(ActorId actor, std::uint32_t capacity, std::stri
   e.actor = actor;
   e.thread = capacity;
   e.name = std::move(overflow);
+  return e;
+}
+
+Event Event::factory_configured(ActorId factory, std::string routing, std::uint32_t workers,
+                                std::string settings) noexcept {
+  Event e;
+  e.kind = EventKind::factory_configured;
+  e.actor = factory;
+  e.thread = workers;
+  e.name = std::move(routing);
+  e.text = std::move(settings);
+  return e;
+}
+
+Event Event::worker_stuck(ActorId worker, ActorId factory, std::uint32_t worker_id, std::string key,
+                          Duration running, bool killed) noexcept {
+  Event e;
+  e.kind = EventKind::worker_stuck;
+  e.lane = Lane::supervision;
+  e.actor = worker;
+  e.peer = factory;
+  e.thread = worker_id;
+  e.name = std::move(key);
+  e.period = running;
+  e.failed = killed;
   return e;
 }
 

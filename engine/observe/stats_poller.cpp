@@ -1,15 +1,41 @@
 // StatsPoller: live counters plus the final counters of actors that exited since the last poll.
 #include <actorscope/observe/stats_poller.hpp>
+#include <actorscope/detail/factory_probe.hpp>
+#include <actorscope/detail/system_core.hpp>
 #include <actorscope/system.hpp>
 
 namespace actorscope::observe {
 
-StatsPoller::StatsPoller(System& system) : sys_(system.core()) { sys_.add_poller(*this); }
-StatsPoller::~StatsPoller() { sys_.remove_poller(*this); }
+StatsPoller::StatsPoller(System& system) : sys_(system.core()) {
+  sys_.add_poller(*this);
+  try {
+    sys_.factories().add_poller(*this);
+  } catch (...) {
+    sys_.remove_poller(*this);
+    throw;
+  }
+}
+StatsPoller::~StatsPoller() {
+  sys_.factories().remove_poller(*this);
+  sys_.remove_poller(*this);
+}
 
 void StatsPoller::keep_final(const ActorStats& stats) {
   std::lock_guard lk(m_);
   finals_.push_back(stats);
+}
+
+void StatsPoller::keep_final(const FactoryStats& stats) {
+  std::lock_guard lk(m_);
+  factory_finals_.push_back(stats);
+}
+
+std::vector<FactoryStats> StatsPoller::poll_factories() {
+  std::vector<FactoryStats> out = sys_.factories().stats();
+  std::lock_guard lk(m_);
+  out.insert(out.end(), factory_finals_.begin(), factory_finals_.end());
+  factory_finals_.clear();
+  return out;
 }
 
 std::vector<ActorStats> StatsPoller::poll() {

@@ -571,6 +571,11 @@ bool SystemState::apply(const Event& e) {
       push_recent(e);
       break;
     }
+    case EventKind::factory_configured:
+    case EventKind::worker_stuck:
+      // (Factories are folded in their own records: not yet, so they are only in the recent events.)
+      push_recent(e);
+      break;
     case EventKind::supervisor_gave_up: {
       SupervisorRecord& sup = supervisors_[e.actor];
       sup.id = e.actor;

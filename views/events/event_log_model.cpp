@@ -21,7 +21,9 @@ EventCategory categoryOf(observe::EventKind kind) {
     case K::started:
     case K::stopped:
     case K::killed:
-    case K::mailbox_configured: return EventCategory::lifecycle;
+    case K::mailbox_configured:
+    case K::factory_configured: return EventCategory::lifecycle;
+    case K::worker_stuck: return EventCategory::failure;
     case K::failed: return EventCategory::failure;
     case K::linked:
     case K::unlinked:
@@ -104,6 +106,13 @@ EventLogModel::Row EventLogModel::rowFor(const observe::SystemState& state, cons
     case K::supervisor_gave_up: r.detail = e.text; break;
     case K::mailbox_configured:
       r.detail = "bounded mailbox: " + std::to_string(e.thread) + " messages, " + e.name + " when full";
+      break;
+    case K::factory_configured:
+      r.detail = "factory: " + std::to_string(e.thread) + " workers, " + e.name + " routing";
+      break;
+    case K::worker_stuck:
+      r.detail = "worker " + std::to_string(e.thread) + " stuck on job " + e.name + " for " +
+                 formatDuration(e.period).toStdString() + (e.failed ? "; killed and replaced" : "");
       break;
     case K::started:
     case K::message_sent:

@@ -6,6 +6,7 @@
 #include <actorscope/actor_cell.hpp>
 #include <actorscope/actor_stats.hpp>
 #include <actorscope/detail/cell_core.hpp>
+#include <actorscope/detail/factory_probe.hpp>
 #include <actorscope/detail/monitors.hpp>
 #include <actorscope/detail/sticky_flag.hpp>
 #include <actorscope/detail/timers.hpp>
@@ -135,6 +136,8 @@ class SystemCore {
   std::vector<ActorStats> stats() const;
   void add_poller(observe::StatsPoller& poller);
   void remove_poller(observe::StatsPoller& poller) noexcept;
+  /// The live factories' counters and configurations (factory.hpp).
+  FactoryProbes& factories() noexcept { return factories_; }
 
   // -- the toolbox (any thread) --
   ProcessGroups& groups() noexcept { return groups_; }
@@ -216,6 +219,7 @@ class SystemCore {
   std::mutex supervisors_m_;
   std::vector<SupervisorPresent> supervisors_;  // one per live Supervisor (few)
 
+  FactoryProbes factories_;
   mutable std::mutex pollers_m_;
   std::vector<observe::StatsPoller*> pollers_;
   std::atomic<bool> has_pollers_{false};

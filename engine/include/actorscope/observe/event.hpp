@@ -40,6 +40,8 @@ namespace actorscope::observe {
 /// | child_restarted       | the new actor (0 if its start failed) | the actor it replaces | child id | why it was restarted | thread = attempt, period = backoff delay, failed = the start failed |
 /// | supervisor_gave_up    | the supervisor   |                    |             | the reason it fails with | thread = restarts in the period, period = the period |
 /// | mailbox_configured    | the actor        |                    | overflow policy |                  | thread = mailbox capacity |
+/// | factory_configured    | the factory      |                    | routing     | its settings, one per line | thread = pool size |
+/// | worker_stuck          | the worker       | its factory        | job key     |                      | thread = worker id, period = how long the job had run, failed = killed to be replaced |
 enum class EventKind : std::uint8_t {
   spawned,
   started,
@@ -63,8 +65,10 @@ enum class EventKind : std::uint8_t {
   child_restarted,
   supervisor_gave_up,
   mailbox_configured,
+  factory_configured,
+  worker_stuck,
 };
-inline constexpr std::size_t kEventKindCount = static_cast<std::size_t>(EventKind::mailbox_configured) + 1;
+inline constexpr std::size_t kEventKindCount = static_cast<std::size_t>(EventKind::worker_stuck) + 1;
 
 /// The snake_case name of a kind: "message_handled".
 std::string_view to_string(EventKind kind) noexcept;
@@ -227,6 +231,27 @@ struct Event {
   /// unbounded mailbox, so an actor without one is unbounded (as every actor of an older recording).
   /// Its drops and rejections are counters (ActorCounters::dropped, rejected), in the statistics.
   static Event mailbox_configured(ActorId actor, std::uint32_t capacity, std::string overflow) noexcept;
+
+  /// `factory` is a factory (factory.hpp) whose pool has `thread` workers (its linked children),
+  /// routing jobs as `name` says (to_string(Routing): "queuer", "key_persistent", ...). `text` lists
+  /// its settings, one per line, each line tab-separated words that start with a tag:
+  /// - `queue fifo` or `queue priority <levels>`;
+  /// - `discard none`, `discard static <limit> <mode>` or `discard dynamic <limit> <mode>`;
+  /// the mode is oldest or newest, and a dynamic limit is the one in force when it was sent.
+  /// - `dead_man <detection timeout ms> <kill|report>`, when its dead-man's switch is on;
+  /// - `rate <jobs> <per ms>`, when it is rate limited;
+  /// - `draining`, once it drains (it takes no new work, finishes what it has, then stops).
+  /// A reader ignores tags and words it does not know. Sent once its workers have started, again
+  /// whenever its pool or settings change, and with the present to an observer that attaches later.
+  /// Its counters and gauges are sampled (FactoryStats), not sent as events.
+  static Event factory_configured(ActorId factory, std::string routing, std::uint32_t workers,
+                                  std::string settings) noexcept;
+  /// A factory's dead-man's switch found worker `worker_id` (actor `worker`) running one job for
+  /// longer than its detection timeout: `name` is the job's key as text ("?" when the key type
+  /// cannot be printed), `period` how long the job had run, `failed` whether the worker is killed
+  /// to be replaced (else it is only reported). Lane: supervision.
+  static Event worker_stuck(ActorId worker, ActorId factory, std::uint32_t worker_id, std::string key,
+                            Duration running, bool killed) noexcept;
 };
 
 /// Nanoseconds since the clock's epoch: how times are stored and exported.

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <actorscope/actor_stats.hpp>
+#include <actorscope/factory_stats.hpp>
 #include <actorscope/observe/system_state.hpp>
 
 #include <mutex>
@@ -15,6 +16,7 @@ namespace actorscope {
 class System;
 namespace detail {
 class SystemCore;
+class FactoryProbes;
 }
 }  // namespace actorscope
 
@@ -30,14 +32,20 @@ class StatsPoller {
 
   /// Live actors' counters now, then those of actors that exited since the last poll. @thread any
   std::vector<ActorStats> poll();
+  /// Live factories' counters now, then those of factories that ended since the last call (their
+  /// final values, once). @thread any
+  std::vector<FactoryStats> poll_factories();
 
  private:
   friend class actorscope::detail::SystemCore;
+  friend class actorscope::detail::FactoryProbes;
   void keep_final(const ActorStats& stats);
+  void keep_final(const FactoryStats& stats);
 
   detail::SystemCore& sys_;
   std::mutex m_;
   std::vector<ActorStats> finals_;
+  std::vector<FactoryStats> factory_finals_;
 };
 
 /// Turns successive cumulative polls (StatsPoller::poll) into StatsSamples of what changed.
