@@ -1,8 +1,16 @@
 // Factory: one actor in front of a pool of worker actors (ractor's factory). A job is a key, a
 // message and its options; the factory routes each job to a worker by its key, as the factory's
-// Routing says, and holds the jobs that must wait. A worker handles one job at a time; when its
-// handler returns (or its coroutine finishes) the factory hears that the worker finished that key
-// and gives it the next job. A worker that fails is rebuilt with the same id and keeps its queue.
+// Routing says, and holds the jobs that must wait, in a FIFO or a priority queue. A worker handles
+// one job at a time; when its handler returns (or its coroutine finishes) the factory hears that the
+// worker finished that key and gives it the next job. A worker that fails is rebuilt with the same
+// id and keeps its queue.
+//
+// Under load a factory sheds work instead of growing without bound: a queue limit (static, or
+// asked anew every poll) drops the oldest or the newest job, a job waiting past its TTL is dropped
+// before it runs, and a rate limit drops what is over the rate. Every dropped job goes to the
+// discard handler with its reason and is counted (FactoryStats). A dead-man's switch reports, and
+// by default kills and replaces, a worker stuck on one job. The pool can be resized, by request or
+// by a capacity controller; a factory can drain (finish what it has, refuse new work, then stop).
 //
 // ```cpp context=declarations
 // struct Resize {
@@ -19,17 +27,25 @@
 // };
 // inline void thumbnails(as::System& system) {
 //   as::FactorySpec<Thumbnailer> spec{.workers = 4, .routing = as::Routing::sticky_queuer};
+//   spec.discard = as::DiscardSettings::fixed(1000, as::DiscardMode::oldest);  // shed past 1000 waiting
+//   spec.discard_handler = [](as::Job<std::string, Resize>&& job, as::DiscardReason why) {
+//     std::fprintf(stderr, "dropped %s: %s\n", job.key.c_str(), std::string(as::to_string(why)).c_str());
+//   };
+//   spec.dead_man = as::DeadManSwitch{std::chrono::seconds(30), true};  // replace a worker stuck 30 s
 //   as::FactoryRef<std::string, Resize> pool = as::start_factory<Thumbnailer>(system, spec).value();
 //   (void)pool.dispatch("cat.png", Resize{128});
+//   (void)pool.dispatch("old.png", Resize{64}, as::JobOptions{.ttl = std::chrono::seconds(5)});
 //   auto resize = [](as::Reply<int> r) { return Resize{256, std::move(r)}; };
 //   as::CallResult<int> width = pool.call("dog.png", resize, std::chrono::seconds(1)).get();
 //   std::size_t waiting = pool.queue_depth().get().value();
-//   pool.stop_and_wait();
+//   (void)pool.resize(8);
+//   (void)pool.drain();  // run what is queued, take nothing new, then stop
+//   (void)pool.wait(std::chrono::seconds(10));
 // }
 // ```
 //
-// This is the first part of the factory: routing, the queues, restarts and the gauges. Discarding,
-// TTLs, priorities, the dead-man's switch, resizing and draining come later (issue #25).
+// Not built (ractor has them): retries of jobs lost with a failing worker (F17), and a separate
+// stats layer (FactoryStats and the observatory cover what it reports).
 #pragma once
 
 #include <actorscope/actor.hpp>
@@ -857,11 +873,11 @@ class FactoryCore {
   /// discard handler.
   void discard(J job, DiscardReason reason) {
     probe_->discarded(reason);
-    if (job.accepted) {
-      job.accepted->send(reason);
-      job.accepted.reset();
-    }
+    // The handler first: a submitter that hears the reason finds the handler has run.
+    std::optional<Reply<JobAcceptance>> accepted = std::move(job.accepted);
+    job.accepted.reset();
     if (spec_.discard_handler) spec_.discard_handler(std::move(job), reason);
+    if (accepted) accepted->send(reason);
   }
 
   static void accept(J& job) {
