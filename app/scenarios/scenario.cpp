@@ -6,8 +6,8 @@
 namespace actorscope::scenarios {
 
 std::span<const Scenario* const> all() {
-  static const std::array<const Scenario*, 5> list = {&supervision(), &pipeline(), &groups(), &timers(),
-                                                      &storm()};
+  static const std::array<const Scenario*, 6> list = {&supervision(), &pipeline(), &groups(), &timers(),
+                                                      &storm(),       &factory()};
   return list;
 }
 

@@ -41,7 +41,7 @@ class Scenario {
 std::span<const Scenario* const> all();
 /// The scenario with that name, or nullptr.
 const Scenario* find(std::string_view name);
-/// "supervision, pipeline, groups, timers, storm": for error messages.
+/// "supervision, pipeline, groups, timers, storm, factory": for error messages.
 std::string names();
 
 // The built-in scenarios (each in its own file).
@@ -50,5 +50,6 @@ const Scenario& pipeline();
 const Scenario& groups();
 const Scenario& timers();
 const Scenario& storm();
+const Scenario& factory();
 
 }  // namespace actorscope::scenarios

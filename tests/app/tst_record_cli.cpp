@@ -55,14 +55,14 @@ class TestRecordCli : public QObject {
   void scenarios_lists_every_built_in_scenario() {
     const Run r = run_actorscope({"scenarios"});
     QVERIFY2(r.code == 0, qPrintable(describe(r)));
-    for (const char* name : {"supervision", "pipeline", "groups", "timers", "storm"})
+    for (const char* name : {"supervision", "pipeline", "groups", "timers", "storm", "factory"})
       QVERIFY2(r.out.contains(name), qPrintable(r.out));
   }
 
   void every_scenario_records_and_inspects_on_both_runtimes_data() {
     QTest::addColumn<QString>("scenario");
     QTest::addColumn<QString>("runtime");
-    for (const char* s : {"supervision", "pipeline", "groups", "timers", "storm"})
+    for (const char* s : {"supervision", "pipeline", "groups", "timers", "storm", "factory"})
       for (const char* rt : {"asio", "qt"})
         QTest::newRow(qPrintable(QString("%1 on %2").arg(s, rt))) << s << rt;
   }
@@ -87,6 +87,8 @@ class TestRecordCli : public QObject {
       QVERIFY2(ins.out.contains("timer_fired") && ins.out.contains("timer_cancelled"), qPrintable(ins.out));
     if (scenario == "supervision" || scenario == "storm")
       QVERIFY2(ins.out.contains("supervision_delivered"), qPrintable(ins.out));
+    if (scenario == "factory")
+      QVERIFY2(ins.out.contains("factory_configured"), qPrintable(ins.out));
     // The pipeline's bounded stage is counted among the mailboxes; the others have none.
     QCOMPARE(ins.out.contains("mailboxes   1 bounded"), scenario == "pipeline");
 
@@ -138,10 +140,10 @@ class TestRecordCli : public QObject {
     const QString out = file("never.db");
     QTest::newRow("no scenario")
         << QStringList{"record", "--out", out}
-        << "--scenario is required; the scenarios are: supervision, pipeline, groups, timers, storm";
+        << "--scenario is required; the scenarios are: supervision, pipeline, groups, timers, storm, factory";
     QTest::newRow("unknown scenario") << QStringList{"record", "--scenario", "tornado", "--out", out}
                                       << "there is no scenario \"tornado\"; the scenarios are: supervision, "
-                                         "pipeline, groups, timers, storm";
+                                         "pipeline, groups, timers, storm, factory";
     QTest::newRow("no out") << QStringList{"record", "--scenario", "storm"} << "--out is required";
     QTest::newRow("manual runtime") << QStringList{"record", "--scenario", "storm", "--runtime",
                                                    "manual", "--out",      out}

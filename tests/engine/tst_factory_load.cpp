@@ -81,6 +81,28 @@ class TestFactoryLoad : public QObject {
     QCOMPARE(keys_of(probe, 0), (Keys{0, 1, 2, 11, 12, 21, 22, 35}));
   }
 
+  void a_full_priority_queue_sheds_from_its_least_urgent_level() {
+    Probe probe;
+    Gate first;
+    auto sys = make_system();
+    as::FactorySpec<Recorder> s = shedding(probe, as::Routing::queuer, 1);
+    s.priority = [](const as::Job<int, Work>& job) { return static_cast<std::size_t>(job.key / 10); };
+    s.priority_levels = 3;
+    s.discard = as::DiscardSettings::fixed(2, as::DiscardMode::newest);
+    Pool pool = as::start_factory<Recorder>(*sys, std::move(s)).value();
+    QVERIFY(pool.dispatch(0, held(first)));
+    QVERIFY(probe.wait_for(*sys, "w0 start 0"));
+    QVERIFY(pool.dispatch(21, Work{}));
+    QVERIFY(pool.dispatch(22, Work{}));
+    QVERIFY(pool.dispatch(1, Work{}));   // more urgent: the newest of the least urgent level goes
+    QVERIFY(pool.dispatch(23, Work{}));  // as little urgent as the rest, and the newest: it goes itself
+    QVERIFY(probe.wait_for(*sys, "discard 23 load_shed"));
+    QVERIFY(probe.index_of("discard 22 load_shed") < probe.index_of("discard 23 load_shed"));
+    first.open();
+    QVERIFY(probe.wait_for(*sys, "w0 done 21"));
+    QCOMPARE(keys_of(probe, 0), (Keys{0, 1, 21}));
+  }
+
   void a_full_queue_sheds_its_oldest_job_and_the_handler_hears_each_one() {
     Probe probe;
     Gate first;

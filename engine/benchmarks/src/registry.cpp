@@ -14,6 +14,7 @@ std::span<const Benchmark> benchmarks() {
     detail::add_timer_benchmarks(v);
     detail::add_memory_benchmarks(v);
     detail::add_mailbox_benchmarks(v);
+    detail::add_factory_benchmarks(v);
     detail::add_scaling_benchmarks(v);
     detail::add_observe_benchmarks(v);
     return v;

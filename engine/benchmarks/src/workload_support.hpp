@@ -88,6 +88,7 @@ void add_lifecycle_benchmarks(std::vector<Benchmark>& out);
 void add_timer_benchmarks(std::vector<Benchmark>& out);
 void add_memory_benchmarks(std::vector<Benchmark>& out);
 void add_mailbox_benchmarks(std::vector<Benchmark>& out);
+void add_factory_benchmarks(std::vector<Benchmark>& out);
 void add_scaling_benchmarks(std::vector<Benchmark>& out);
 void add_observe_benchmarks(std::vector<Benchmark>& out);
 

@@ -258,9 +258,10 @@ struct AvailableCapacity {
 struct ActiveWorkers {
   Reply<std::size_t> reply;
 };
-/// FactoryRef::update_settings (and resize).
+/// FactoryRef::update_settings (and resize). (Behind a pointer: the settings are large, and every
+/// message of the factory, a job's dispatch most of all, is as large as its largest request.)
 struct UpdateSettings {
-  FactorySettings settings;
+  std::unique_ptr<FactorySettings> settings;
 };
 /// FactoryRef::drain.
 struct Drain {};
@@ -351,7 +352,7 @@ class FactoryRef : public ActorRef<FactoryMessage<K, M>> {
   /// discard limit without its function, a pool of 0 or over kMaxFactoryWorkers) are refused: the
   /// factory logs why and keeps its own.
   Expected<void, SendError<FactoryMessage<K, M>>> update_settings(FactorySettings settings) const {
-    return Base::cast(factory_request::UpdateSettings{std::move(settings)});
+    return Base::cast(factory_request::UpdateSettings{std::make_unique<FactorySettings>(std::move(settings))});
   }
   /// Grows or shrinks the pool to `workers`. New workers take queued jobs at once; of the workers
   /// let go, the idle ones stop now and the busy ones when their job is done (their own queued
@@ -605,12 +606,12 @@ class JobQueue {
     size_ = 0;
     return out;
   }
-  template <class F>
-  bool any_of(F&& f) const {
-    for (const auto& q : levels_)
-      for (const J& j : q)
-        if (f(j)) return true;
-    return false;
+  /// The least urgent level that holds a job (0 when empty). A job of a more urgent level than
+  /// this displaces one of it when the queue is full.
+  std::size_t least_urgent_level() const noexcept {
+    for (std::size_t i = levels_.size(); i > 0; --i)
+      if (!levels_[i - 1].empty()) return i - 1;
+    return 0;
   }
 
  private:
@@ -693,7 +694,7 @@ class FactoryCore {
           } else if constexpr (std::is_same_v<T, factory_request::ActiveWorkers>) {
             m.reply.send(busy_);
           } else if constexpr (std::is_same_v<T, factory_request::UpdateSettings>) {
-            update(ctx, std::move(m.settings));
+            update(ctx, std::move(*m.settings));
           } else if constexpr (std::is_same_v<T, factory_request::Drain>) {
             begin_drain(ctx);
           } else {
@@ -746,7 +747,8 @@ class FactoryCore {
   void stopping(C& ctx) {
     poll_timer_.cancel();
     std::vector<J> left = queue_.take_all();
-    for (Worker& w : workers_) {
+    for (WorkerId i = 0; i < workers_.size(); ++i) {
+      Worker& w = workers_[i];
       for (J& j : w.queue) left.push_back(std::move(j));
       w.queue.clear();
     }
@@ -758,7 +760,7 @@ class FactoryCore {
 
   /// Its workers have stopped: the on_stopped hook.
   void stopped() {
-    for (Worker& w : workers_) set_idle(w);
+    for (WorkerId i = 0; i < workers_.size(); ++i) set_idle(workers_[i]);
     publish();
     if (spec_.on_stopped) spec_.on_stopped();
   }
@@ -769,7 +771,7 @@ class FactoryCore {
     std::deque<J> queue;
     std::optional<K> current;   ///< the key of the job it runs
     TimePoint submitted{};      ///< when that job was dispatched
-    TimePoint began{};          ///< when the factory handed it over
+    TimePoint began{};          ///< when the factory handed it over (timed only for the dead-man's switch)
     bool busy = false;
     bool listed = false;        ///< in free_ (perhaps stale: checked when taken)
     bool reported = false;      ///< the dead-man's switch reported the current job
@@ -865,8 +867,10 @@ class FactoryCore {
     return std::nullopt;
   }
 
-  bool expired(const J& job, TimePoint now) const noexcept {
-    return job.options.ttl > Duration::zero() && now - job.options.submitted > job.options.ttl;
+  /// The job has waited past its TTL (the clock is read only for a job that has one).
+  template <class C>
+  static bool expired(const J& job, C& ctx) noexcept {
+    return job.options.ttl > Duration::zero() && ctx.runtime().now() - job.options.submitted > job.options.ttl;
   }
 
   /// Drops a job: counted by reason, told to the submitter (if it still waits to hear) and to the
@@ -907,7 +911,7 @@ class FactoryCore {
     probe_->dispatched();
     if (draining_) return discard(std::move(job), DiscardReason::shutdown);
     if (!take_token(ctx)) return discard(std::move(job), DiscardReason::rate_limited);
-    if (expired(job, ctx.runtime().now())) return discard(std::move(job), DiscardReason::ttl_expired);
+    if (expired(job, ctx)) return discard(std::move(job), DiscardReason::ttl_expired);
     route(ctx, std::move(job));
     publish();
   }
@@ -953,7 +957,7 @@ class FactoryCore {
     const std::size_t level = spec_.priority ? spec_.priority(job) : 0;
     const DiscardSettings& d = spec_.discard;
     if (d.limited() && d.mode == DiscardMode::newest && queue_.size() >= d.limit &&
-        !(spec_.priority && level < least_urgent_waiting())) {
+        !(spec_.priority && std::min(level, spec_.priority_levels - 1) < queue_.least_urgent_level())) {
       return discard(std::move(job), DiscardReason::load_shed);  // the newest is this one
     }
     accept(job);
@@ -961,15 +965,6 @@ class FactoryCore {
     while (d.limited() && queue_.size() > d.limit) discard(queue_.pop_victim(d.mode), DiscardReason::load_shed);
   }
 
-  /// The least urgent level a waiting job has (a newer job of a more urgent level displaces one).
-  std::size_t least_urgent_waiting() const {
-    std::size_t worst = 0;
-    queue_.any_of([&](const J& j) {
-      worst = std::max(worst, spec_.priority(j));
-      return false;
-    });
-    return worst;
-  }
 
   /// Onto worker i's own queue (or straight to it when it is idle), shedding past the limit.
   template <class C>
@@ -1001,7 +996,7 @@ class FactoryCore {
     w.reported = false;
     w.current = job.key;
     w.submitted = job.options.submitted;
-    w.began = ctx.runtime().now();
+    if (spec_.dead_man.enabled()) w.began = ctx.runtime().now();
     if (auto sent = w.actor.cast(std::move(job)); !sent) {
       // The worker is on its way out (it stopped itself, say); its exit event is coming and will
       // rebuild it. Keep the job at the head of its queue and give it nothing else until then.
@@ -1033,12 +1028,11 @@ class FactoryCore {
   void pump(C& ctx, WorkerId i) {
     Worker& w = workers_[i];
     if (w.busy || !w.actor) return;
-    const TimePoint now = ctx.runtime().now();
     while (!w.queue.empty()) {
       J next = std::move(w.queue.front());
       w.queue.pop_front();
       --queued_;
-      if (expired(next, now)) {
+      if (expired(next, ctx)) {
         discard(std::move(next), DiscardReason::ttl_expired);
         continue;
       }
@@ -1046,7 +1040,7 @@ class FactoryCore {
     }
     while (!queue_.empty()) {
       J next = queue_.pop_next();
-      if (expired(next, now)) {
+      if (expired(next, ctx)) {
         discard(std::move(next), DiscardReason::ttl_expired);
         continue;
       }
@@ -1065,7 +1059,12 @@ class FactoryCore {
       return;
     }
     if (s.discard) spec_.discard = std::move(*s.discard);
-    if (s.dead_man) spec_.dead_man = *s.dead_man;
+    if (s.dead_man) {
+      // A switch turned on now times the jobs running from now (it did not see them begin).
+      if (!spec_.dead_man.enabled())
+        for (WorkerId i = 0; i < workers_.size(); ++i) workers_[i].began = ctx.runtime().now();
+      spec_.dead_man = *s.dead_man;
+    }
     if (s.rate_limit) {
       spec_.rate_limit = *s.rate_limit;
       tokens_ = static_cast<double>(spec_.rate_limit.jobs);
@@ -1086,7 +1085,8 @@ class FactoryCore {
     const DiscardSettings& d = spec_.discard;
     if (!d.limited()) return;
     while (queue_.size() > d.limit) discard(queue_.pop_victim(d.mode), DiscardReason::load_shed);
-    for (Worker& w : workers_) {
+    for (WorkerId i = 0; i < workers_.size(); ++i) {
+      Worker& w = workers_[i];
       while (w.queue.size() > d.limit) {
         J victim = d.mode == DiscardMode::oldest ? std::move(w.queue.front()) : std::move(w.queue.back());
         if (d.mode == DiscardMode::oldest)
@@ -1202,9 +1202,26 @@ class FactoryCore {
   SystemCore* system_ = nullptr;
   FactoryRef<K, M> factory_;
   std::shared_ptr<FactoryProbe> probe_;
-  /// By id; past pool_, workers let go that are finishing a job. (A deque: it grows and shrinks
-  /// without copying a Worker, whose queued jobs may be move-only.)
-  std::deque<Worker> workers_;
+  /// The workers by id: pointers, so that the list grows and shrinks without moving a Worker
+  /// (whose queued jobs may be move-only), and indexes in O(1).
+  class Slots {
+   public:
+    Worker& operator[](std::size_t i) noexcept { return *v_[i]; }
+    const Worker& operator[](std::size_t i) const noexcept { return *v_[i]; }
+    std::size_t size() const noexcept { return v_.size(); }
+    void resize(std::size_t n) {
+      v_.reserve(n);
+      while (v_.size() < n) v_.push_back(std::make_unique<Worker>());
+      v_.resize(n);
+    }
+    Worker& back() noexcept { return *v_.back(); }
+    void pop_back() noexcept { v_.pop_back(); }
+
+   private:
+    std::vector<std::unique_ptr<Worker>> v_;
+  };
+  /// By id; past pool_, workers let go that are finishing a job.
+  Slots workers_;
   std::size_t pool_ = 0;         ///< the pool's size: workers 0..pool_-1 take jobs
   JobQueue<J> queue_;            ///< queuer and sticky_queuer: jobs waiting for any worker
   std::size_t queued_ = 0;       ///< jobs on the workers' own queues
@@ -1252,46 +1269,65 @@ struct Factory {
   }
 };
 
-/// Checks the spec and spawns the factory and its workers (each worker's pre_start has run when
-/// this returns). Every mistake in the spec is a FactoryError that says what to change.
+namespace detail {
+/// Every mistake in a factory's spec, as the FactoryError that says what to change.
 template <class W>
-Expected<FactoryRef<worker_key_t<W>, worker_message_t<W>>, FactoryError> start_factory(
-    System& system, FactorySpec<W> spec, SpawnOptions options = {}) {
-  using K = worker_key_t<W>;
-  using M = worker_message_t<W>;
+std::optional<FactoryError> factory_spec_error(const FactorySpec<W>& spec) {
   FactoryError::Kind kind{};
   std::string problem =
-      detail::factory_spec_problem(spec.workers, spec.routing, static_cast<bool>(spec.custom_hash),
-                                   detail::key_hashable<K>, !spec.worker_options.name.empty(), kind);
-  if (!problem.empty()) return unexpected(FactoryError(kind, std::move(problem)));
+      factory_spec_problem(spec.workers, spec.routing, static_cast<bool>(spec.custom_hash),
+                           key_hashable<worker_key_t<W>>, !spec.worker_options.name.empty(), kind);
+  if (!problem.empty()) return FactoryError(kind, std::move(problem));
   FactorySettings settings;
   settings.workers = spec.workers;
   settings.discard = spec.discard;
   settings.dead_man = spec.dead_man;
   settings.rate_limit = spec.rate_limit;
-  problem = detail::factory_settings_problem(settings, kind);
-  if (problem.empty() && spec.priority && spec.priority_levels == 0) {
-    kind = FactoryError::Kind::invalid_settings;
-    problem = "FactorySpec::priority is set but priority_levels is 0: give the priority queue at least one level";
-  }
-  if (problem.empty() && spec.poll_interval <= Duration::zero()) {
-    kind = FactoryError::Kind::invalid_settings;
-    problem = "FactorySpec::poll_interval must be positive (100 ms is the default)";
-  }
-  if (!problem.empty()) return unexpected(FactoryError(kind, std::move(problem)));
+  problem = factory_settings_problem(settings, kind);
+  if (!problem.empty()) return FactoryError(kind, std::move(problem));
+  if (spec.priority && spec.priority_levels == 0)
+    return FactoryError(FactoryError::Kind::invalid_settings,
+                        "FactorySpec::priority is set but priority_levels is 0: give the priority queue at least "
+                        "one level");
+  if (spec.poll_interval <= Duration::zero())
+    return FactoryError(FactoryError::Kind::invalid_settings,
+                        "FactorySpec::poll_interval must be positive (100 ms is the default)");
   if constexpr (!std::is_default_constructible_v<W>) {
     if (!spec.builder)
-      return unexpected(FactoryError(FactoryError::Kind::spawn_failed,
-                                     "the worker type is not default-constructible, so FactorySpec::builder "
-                                     "must make each worker from its id"));
+      return FactoryError(FactoryError::Kind::spawn_failed,
+                          "the worker type is not default-constructible, so FactorySpec::builder must make each "
+                          "worker from its id");
   }
-  auto ref = system.spawn<Factory<W>>(std::move(options), std::move(spec));
+  return std::nullopt;
+}
+
+template <class W, class Spawned>
+Expected<FactoryRef<worker_key_t<W>, worker_message_t<W>>, FactoryError> factory_started(Spawned ref) {
   if (!ref) {
     std::string text = "the factory failed to start: ";
     text += ref.error().what();
     return unexpected(FactoryError(FactoryError::Kind::spawn_failed, std::move(text)));
   }
-  return FactoryRef<K, M>(std::move(*ref));
+  return FactoryRef<worker_key_t<W>, worker_message_t<W>>(std::move(*ref));
+}
+}  // namespace detail
+
+/// Checks the spec and spawns the factory and its workers (each worker's pre_start has run when
+/// this returns). Every mistake in the spec is a FactoryError that says what to change.
+template <class W>
+Expected<FactoryRef<worker_key_t<W>, worker_message_t<W>>, FactoryError> start_factory(
+    System& system, FactorySpec<W> spec, SpawnOptions options = {}) {
+  if (auto error = detail::factory_spec_error(spec)) return unexpected(std::move(*error));
+  return detail::factory_started<W>(system.spawn<Factory<W>>(std::move(options), std::move(spec)));
+}
+
+/// As above, but the factory is the linked child of the actor whose hook holds `parent`, as
+/// Context::spawn_linked makes one: its supervisor hears when it fails or stops.
+template <class W, class A>
+Expected<FactoryRef<worker_key_t<W>, worker_message_t<W>>, FactoryError> start_factory(
+    Context<A>& parent, FactorySpec<W> spec, SpawnOptions options = {}) {
+  if (auto error = detail::factory_spec_error(spec)) return unexpected(std::move(*error));
+  return detail::factory_started<W>(parent.template spawn_linked<Factory<W>>(std::move(options), std::move(spec)));
 }
 
 }  // namespace actorscope
