@@ -6,6 +6,7 @@
 #include "factory_test.hpp"
 
 #include <actorscope/manual_runtime.hpp>
+#include <actorscope/observe/event_collector.hpp>
 #include <actorscope/observe/stats_poller.hpp>
 
 #include <array>
@@ -384,6 +385,40 @@ class TestFactoryLoad : public QObject {
     want = 2;
     QVERIFY(probe.wait_for(*sys, "stop w2"));
     QCOMPARE(gauges_become(*sys, pool, {0, 2, 0}), (Gauges{0, 2, 0}));
+  }
+
+  void observers_hear_each_factorys_configuration_also_when_they_attach_later() {
+    using as::observe::EventKind;
+    Probe probe;
+    auto sys = make_system();
+    as::FactorySpec<Recorder> s = spec(probe, as::Routing::queuer, 2);
+    s.discard = as::DiscardSettings::fixed(5, as::DiscardMode::newest);
+    s.dead_man = as::DeadManSwitch{1s, false};
+    Pool pool = as::start_factory<Recorder>(*sys, std::move(s)).value();
+
+    as::observe::EventCollector collector;
+    sys->attach(collector);  // the present is told at once, the factory's configuration with it
+    std::vector<as::observe::Event> events;
+    collector.drain(events, true);
+    const auto configured = [&](std::uint32_t workers) {
+      return std::count_if(events.begin(), events.end(), [&](const as::observe::Event& e) {
+        return e.kind == EventKind::factory_configured && e.actor == pool.id() && e.thread == workers;
+      });
+    };
+    QCOMPARE(configured(2), 1);
+    const auto it = std::find_if(events.begin(), events.end(),
+                                 [](const as::observe::Event& e) { return e.kind == EventKind::factory_configured; });
+    QCOMPARE(it->name, std::string("queuer"));
+    QCOMPARE(it->text, std::string("queue\tfifo\ndiscard\tstatic\t5\tnewest\ndead_man\t1000\treport"));
+
+    // A resize is told as it happens (the gauges' round trip comes after it).
+    QVERIFY(pool.resize(3));
+    QCOMPARE(gauges(pool).capacity, std::size_t{3});
+    events.clear();
+    collector.drain(events);
+    collector.drain(events);
+    QCOMPARE(configured(3), 1);
+    QVERIFY(sys->detach(collector));
   }
 
   void settings_that_cannot_work_are_refused_with_a_sentence() {
