@@ -51,6 +51,7 @@ int main(int argc, char** argv) {
     std::fputs("\n", stdout);
     return actorscope::cli::dispatch({"help"});
   }
+  if (!args.empty() && args.front() == "--version") return actorscope::cli::dispatch({"--version"});
   if (!args.empty() && !args.front().starts_with("-")) {
     if (namesRecording(args.front()))
       return actorscope::gui::runObservatory(argc, argv, std::move(args), actorscope::gui::builtinWorkloads());

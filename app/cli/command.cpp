@@ -1,6 +1,7 @@
 // The subcommand table and the dispatcher shared by main() and the tests.
 #include "cli/command.hpp"
 
+#include "actorscope_version.hpp"  // generated at build time (app/CMakeLists.txt)
 #include "cli/args.hpp"
 
 #include <actorscope/runtime.hpp>
@@ -72,7 +73,8 @@ void print_overview(std::FILE* to) {
   for (const Command& c : commands())
     std::fprintf(to, "  %-12.*s %.*s\n", static_cast<int>(c.name.size()), c.name.data(),
                  static_cast<int>(c.summary.size()), c.summary.data());
-  std::fprintf(to, "\n'actorscope COMMAND --help' shows the options of one command.\n");
+  std::fprintf(to, "\n'actorscope COMMAND --help' shows the options of one command; 'actorscope --version' the\n"
+                  "version.\n");
 }
 
 const Command* find(std::string_view name) {
@@ -113,6 +115,10 @@ std::span<const Command> commands() {
 int dispatch(std::vector<std::string> argv) {
   if (argv.empty() || argv.front() == "--help" || argv.front() == "-h") {
     print_overview(stdout);
+    return 0;
+  }
+  if (argv.front() == "--version") {
+    std::printf("actorscope %s (git %s)\n", ACTORSCOPE_VERSION, ACTORSCOPE_GIT_REVISION);
     return 0;
   }
   const std::string name = argv.front();
