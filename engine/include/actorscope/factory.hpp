@@ -921,11 +921,13 @@ class FactoryCore {
     const std::size_t n = pool_;
     switch (spec_.routing) {
       case Routing::key_persistent: {
-        std::optional<WorkerId> i = holder_of(job.key, true);
-        if (!i) {
-          if constexpr (key_hashable<K>) i = std::hash<K>{}(job.key) % n;
+        WorkerId i = 0;  // (start_factory refuses key_persistent for a key std::hash does not know)
+        if (std::optional<WorkerId> holder = holder_of(job.key, true)) {
+          i = *holder;
+        } else if constexpr (key_hashable<K>) {
+          i = std::hash<K>{}(job.key) % n;
         }
-        return enqueue_on(ctx, *i, std::move(job));
+        return enqueue_on(ctx, i, std::move(job));
       }
       case Routing::round_robin: {
         const WorkerId i = next_ % n;
