@@ -49,10 +49,12 @@ void StateFeed::batch_pushed() {
   }
 }
 
-void StateFeed::push_poll(TimePoint time, std::vector<StatsSample> samples, std::uint64_t dropped_total) {
+void StateFeed::push_poll(TimePoint time, std::vector<StatsSample> samples, std::uint64_t dropped_total,
+                          std::vector<FactorySample> factories) {
   Poll p;
   p.time = time;
   p.samples = std::move(samples);
+  p.factories = std::move(factories);
   p.dropped_total = dropped_total;
   p.batches_left = finished_ ? 0 : rules_.poll_delay;
   if (p.batches_left <= 0) {
@@ -139,6 +141,7 @@ void StateFeed::fold_poll(Poll& p) {
   for (const Held& h : held) take(h.sample, h.polls);
   for (const StatsSample& s : p.samples) take(s, 0);
   held_ = std::move(still);
+  for (const FactorySample& f : p.factories) state_.apply(f);
 
   // A sample for no actor moves the state's clock to the poll's time even when nothing else moved,
   // so that rates decay and stopped actors age while the system is quiet.
@@ -151,6 +154,7 @@ void StateFeed::fold_poll(Poll& p) {
   const std::uint64_t dropped = from_source + std::exchange(shed_, 0);
   state_.add_dropped(dropped);
   ++polls_folded_;
+  if (sink_ != nullptr && !p.factories.empty()) sink_->on_factory_poll(p.time, p.factories);
   if (sink_ != nullptr) sink_->on_poll(p.time, applied_, dropped);
 }
 

@@ -22,8 +22,9 @@ constexpr char kMagic[4] = {'A', 'S', 'K', 'F'};
 // MessageRecord::timer and the pending timer ticks. 6: Event::cause of the recent events. 7: the
 // counts of the supervisor event kinds, ActorRecord's child_id, restarts and replaces, and the
 // SupervisorRecords. 8: bounded mailboxes: ActorRecord's mailbox_capacity and overflow, its dropped
-// and rejected counters, and theirs per history point.
-constexpr std::uint64_t kImageFormat = 8;
+// and rejected counters, and theirs per history point. 9: the FactoryRecords (and the counts of the
+// factory event kinds, in format 7's list).
+constexpr std::uint64_t kImageFormat = 9;
 /// The event kinds images of formats 1 to 6 count (the ones before supervisor_configured).
 constexpr std::size_t kKindsBeforeFormat7 = static_cast<std::size_t>(EventKind::supervisor_configured);
 
@@ -538,6 +539,46 @@ void SystemState::image_fields(Io& io, Self& st) {
               "a mailbox's history point is past the actor's history");
         },
         "a mailbox belongs to no actor of the image");
+  }
+  // Format 9: the factories. Older images had none.
+  if (io.format() >= 9) {
+    io.values(
+        st.factories_, [](const FactoryRecord& f) { return f.id; },
+        [&](auto& f) {
+          io.id(f.id);
+          FactoryCounters::for_each(f, [&](auto& v) {
+            if constexpr (std::is_same_v<std::remove_const_t<std::remove_reference_t<decltype(v)>>, Duration>) {
+              io.d(v);
+            } else {
+              io.u(v);
+            }
+          });
+          io.list(f.latency_buckets, [&](auto& c) { io.u(c); });
+          io.s(f.routing);
+          io.u(f.pool_size);
+          io.s(f.settings_text);
+          if constexpr (Io::loading) f.settings = FactoryRecord::parse_settings(f.settings_text);
+          io.t(f.configured);
+          io.u(f.stuck_reports);
+          io.list(f.recent_stuck, [&](auto& x) {
+            io.t(x.time);
+            io.id(x.worker);
+            io.u(x.worker_id);
+            io.s(x.key);
+            io.d(x.running);
+            io.b(x.killed);
+          });
+          io.list(f.history, [&](auto& h) {
+            io.i(h.bucket);
+            io.u(h.queue_depth);
+            io.u(h.queue_max);
+            io.u(h.busy_workers);
+            io.u(h.workers);
+            io.u(h.dispatched);
+            io.u(h.completed);
+            for (auto& d : h.discarded) io.u(d);
+          });
+        });
   }
 }
 

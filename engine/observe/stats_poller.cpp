@@ -89,4 +89,34 @@ void StatsBucketer::baseline(const std::vector<ActorStats>& polled) {
   }
 }
 
+// FactoryBucketer: what changed in each factory between two polls.
+
+std::vector<FactorySample> FactoryBucketer::update(const std::vector<FactoryStats>& polled, TimePoint now) {
+  std::vector<FactorySample> out;
+  out.reserve(polled.size());
+  std::unordered_map<ActorId, FactoryStats> next;
+  next.reserve(polled.size());
+  for (const FactoryStats& s : polled) {
+    const FactoryStats* before = nullptr;
+    if (auto it = next.find(s.factory); it != next.end()) {
+      before = &it->second;
+    } else if (auto old = last_.find(s.factory); old != last_.end()) {
+      before = &old->second;
+    }
+    FactorySample d;
+    d.counters() = s.since(before != nullptr ? before->counters() : FactoryCounters{});
+    d.end = now;
+    d.factory = s.factory;
+    out.push_back(std::move(d));
+    next[s.factory] = s;
+  }
+  last_ = std::move(next);
+  return out;
+}
+
+void FactoryBucketer::baseline(const std::vector<FactoryStats>& polled) {
+  last_.clear();
+  for (const FactoryStats& s : polled) last_[s.factory] = s;
+}
+
 }  // namespace actorscope::observe

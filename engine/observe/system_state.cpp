@@ -20,6 +20,29 @@ const SupervisorRecord* SystemState::supervisor(ActorId id) const noexcept {
   return it == supervisors_.end() ? nullptr : &it->second;
 }
 
+const FactoryRecord* SystemState::factory(ActorId id) const noexcept {
+  auto it = factories_.find(id);
+  return it == factories_.end() ? nullptr : &it->second;
+}
+
+FactoryRecord& SystemState::touch_factory(ActorId id) {
+  FactoryRecord& f = factories_[id];
+  f.id = id;
+  return f;
+}
+
+LogHistogram FactoryRecord::latency() const {
+  std::size_t first = 0;
+  while (first < latency_buckets.size() && latency_buckets[first] == 0) ++first;
+  if (first == latency_buckets.size()) return {};
+  std::size_t last = latency_buckets.size() - 1;
+  while (latency_buckets[last] == 0) --last;
+  const std::uint64_t mn = LogHistogram::lower_bound(first);
+  const std::uint64_t mx = LogHistogram::upper_bound(last);
+  const auto sum = static_cast<std::uint64_t>(std::max<std::int64_t>(0, to_ns(latency_sum)));
+  return LogHistogram::from_parts(latency_buckets, mn, mx, sum);
+}
+
 std::uint32_t SupervisorRecord::restarts_within_period(TimePoint now) const noexcept {
   std::uint32_t n = 0;
   for (TimePoint t : recent_restarts)
@@ -145,6 +168,43 @@ std::optional<Duration> millis(std::string_view word) {
 }
 
 }  // namespace
+
+FactoryRecord::Settings FactoryRecord::parse_settings(std::string_view text) {
+  Settings out;
+  const auto number = [](std::string_view word, auto& v) {
+    const auto [end, ec] = std::from_chars(word.data(), word.data() + word.size(), v);
+    return ec == std::errc{} && end == word.data() + word.size();
+  };
+  while (!text.empty()) {
+    const auto nl = text.find('\n');
+    const std::string_view line = text.substr(0, nl);
+    text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
+    const auto w = words_of(line);
+    if (w[0] == "queue" && w.size() >= 2) {
+      out.priority = w[1] == "priority";
+      out.priority_levels = 0;
+      if (out.priority && w.size() >= 3) (void)number(w[2], out.priority_levels);
+    } else if (w[0] == "discard" && w.size() >= 2) {
+      out.discard = std::string(w[1]);
+      out.discard_limit = 0;
+      if (w.size() >= 3) (void)number(w[2], out.discard_limit);
+      out.discard_oldest = w.size() >= 4 && w[3] == "oldest";
+    } else if (w[0] == "dead_man" && w.size() >= 2) {
+      out.dead_man = millis(w[1]);
+      out.dead_man_kills = w.size() >= 3 && w[2] == "kill";
+    } else if (w[0] == "rate" && w.size() >= 3) {
+      std::uint64_t jobs = 0;
+      const auto per = millis(w[2]);
+      if (number(w[1], jobs) && per) {
+        out.rate_jobs = jobs;
+        out.rate_per = *per;
+      }
+    } else if (w[0] == "draining") {
+      out.draining = true;
+    }  // (other tags are for later formats: ignored)
+  }
+  return out;
+}
 
 void SystemState::configure_supervisor(const Event& e) {
   SupervisorRecord& sup = supervisors_[e.actor];
@@ -310,6 +370,7 @@ void SystemState::prune_stopped() {
     for (ActorId child : it->second.children)
       if (auto c = actors_.find(child); c != actors_.end() && c->second.parent == id) c->second.parent = {};
     supervisors_.erase(id);
+    factories_.erase(id);
     actors_.erase(it);
   }
 }
@@ -343,6 +404,11 @@ bool SystemState::repeats(const Event& e) const {
       return timers_.count(e.trace) != 0;
     case EventKind::mailbox_configured:
       return a != nullptr && a->mailbox_capacity == e.thread && to_string(a->overflow) == e.name;
+    case EventKind::factory_configured: {
+      const FactoryRecord* f = factory(e.actor);
+      return f != nullptr && f->configured != TimePoint{} && f->routing == e.name && f->pool_size == e.thread &&
+             f->settings_text == e.text;
+    }
     case EventKind::supervisor_configured: {
       const SupervisorRecord* s = supervisor(e.actor);
       return s != nullptr && s->strategy == e.name && s->max_restarts == e.thread && s->period == e.period &&
@@ -571,11 +637,24 @@ bool SystemState::apply(const Event& e) {
       push_recent(e);
       break;
     }
-    case EventKind::factory_configured:
-    case EventKind::worker_stuck:
-      // (Factories are folded in their own records: not yet, so they are only in the recent events.)
+    case EventKind::factory_configured: {
+      FactoryRecord& f = touch_factory(e.actor);
+      f.routing = e.name;
+      f.pool_size = e.thread;
+      f.settings_text = e.text;
+      f.settings = FactoryRecord::parse_settings(e.text);
+      f.configured = e.time;
       push_recent(e);
       break;
+    }
+    case EventKind::worker_stuck: {
+      FactoryRecord& f = touch_factory(e.peer);
+      ++f.stuck_reports;
+      push_bounded(f.recent_stuck, FactoryRecord::Stuck{e.time, e.actor, e.thread, e.name, e.period, e.failed},
+                   limits_.failures_per_actor);
+      push_recent(e);
+      break;
+    }
     case EventKind::supervisor_gave_up: {
       SupervisorRecord& sup = supervisors_[e.actor];
       sup.id = e.actor;
@@ -668,6 +747,35 @@ void SystemState::apply(const StatsSample& s) {
     h.dropped += s.dropped;
     h.rejected += s.rejected;
   }
+}
+
+void SystemState::apply(const FactorySample& s) {
+  if (s.end > time_) time_ = s.end;
+  if (!s.factory.is_valid()) return;
+  FactoryRecord& f = touch_factory(s.factory);
+  f.add(s);
+  if (const ActorRecord* a = actor(s.factory); a != nullptr && !a->alive()) {
+    f.queue_depth = 0;  // (its final counters: nothing waits in a factory that ended)
+    f.busy_workers = 0;
+  }
+
+  const auto bucket_len = std::max<std::int64_t>(1, to_ns(limits_.history_bucket));
+  const std::int64_t bucket = to_ns(s.end) / bucket_len;
+  if (f.history.empty() || f.history.back().bucket < bucket) {
+    FactoryRecord::HistoryPoint h;
+    h.bucket = bucket;
+    f.history.push_back(h);
+    while (f.history.size() > limits_.history_points) f.history.pop_front();
+    if (f.history.empty()) return;  // (none kept when the limit is 0 points)
+  }
+  auto& h = f.history.back();
+  h.queue_depth = f.queue_depth;
+  h.queue_max = std::max({h.queue_max, s.queue_max, s.queue_depth});
+  h.busy_workers = f.busy_workers;
+  h.workers = s.workers;
+  h.dispatched += s.dispatched;
+  h.completed += s.completed;
+  for (std::size_t r = 0; r < kDiscardReasonCount; ++r) h.discarded[r] += s.discarded(static_cast<DiscardReason>(r));
 }
 
 }  // namespace actorscope::observe

@@ -12,6 +12,9 @@
 //  - A sample whose actor is still unknown then waits for up to `hold_back` further polls (its
 //    spawn may be late still), behind which that actor's later samples wait too; after that it is
 //    applied anyway (and counts nothing: its spawn was lost).
+//  - A poll's factory samples (FactorySample) are folded with it, after its actor samples and
+//    before its drops are counted; none is held back (a factory's record is made by its first sample
+//    or event, whichever comes first).
 //  - Dropped events are counted at poll boundaries: the source's running total of drops (a
 //    collector's dropped()) plus the message events the feed itself shed because its backlog was
 //    full (Rules::max_backlog). Nothing is lost silently.
@@ -67,6 +70,12 @@ class StateFeed {
     /// A poll was folded at `time`: the samples applied with it (held-back samples of earlier polls
     /// first), and the events counted as dropped at it.
     virtual void on_poll(TimePoint time, std::span<const StatsSample> samples, std::uint64_t dropped) = 0;
+    /// The factory samples folded with the same poll, heard right before its on_poll (the feed's
+    /// polls() already counts that poll). Not called for a poll without factory samples.
+    virtual void on_factory_poll(TimePoint time, std::span<const FactorySample> samples) {
+      (void)time;
+      (void)samples;
+    }
   };
 
   explicit StateFeed(Rules rules = live_rules(), SystemState::Limits limits = {});
@@ -83,7 +92,8 @@ class StateFeed {
   void push_event(Event event);
   /// Queues a poll taken at `time`; `dropped_total` is the source's running count of dropped
   /// events when it was taken.
-  void push_poll(TimePoint time, std::vector<StatsSample> samples, std::uint64_t dropped_total);
+  void push_poll(TimePoint time, std::vector<StatsSample> samples, std::uint64_t dropped_total,
+                 std::vector<FactorySample> factories = {});
   /// Ends the input: polls still waiting for batches become ready and no sample waits any more.
   /// Push the last poll first, then fold().
   void finish() noexcept;
@@ -113,6 +123,7 @@ class StateFeed {
   struct Poll {
     TimePoint time{};
     std::vector<StatsSample> samples;
+    std::vector<FactorySample> factories;
     std::uint64_t dropped_total = 0;
     int batches_left = 0;
     /// Folded once this many events (of all ever pushed) are folded; set when ready.

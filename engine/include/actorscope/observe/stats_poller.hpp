@@ -68,4 +68,20 @@ class StatsBucketer {
   std::unordered_map<ActorId, Last> last_;
 };
 
+/// Turns successive cumulative factory polls (StatsPoller::poll_factories) into FactorySamples: one
+/// per factory polled, every poll (factories are few, and their gauges are what the views chart),
+/// with what its sums grew by since the previous poll.
+class FactoryBucketer {
+ public:
+  /// A sample for each entry of `polled` (a factory that appears twice, live then final, is
+  /// compared with its first entry the second time), stamped `now`. Factories absent from `polled`
+  /// are forgotten.
+  std::vector<FactorySample> update(const std::vector<FactoryStats>& polled, TimePoint now);
+  /// Starts counting from `polled` without reporting it (as StatsBucketer::baseline).
+  void baseline(const std::vector<FactoryStats>& polled);
+
+ private:
+  std::unordered_map<ActorId, FactoryStats> last_;
+};
+
 }  // namespace actorscope::observe

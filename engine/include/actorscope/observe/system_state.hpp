@@ -7,6 +7,7 @@
 #include <actorscope/actor_id.hpp>
 #include <actorscope/actor_stats.hpp>
 #include <actorscope/actor_status.hpp>
+#include <actorscope/factory_stats.hpp>
 #include <actorscope/observe/event.hpp>
 #include <actorscope/observe/histogram.hpp>
 
@@ -37,6 +38,16 @@ struct StatsSample : ActorCounters {
   Duration busy{};
 
   friend bool operator==(const StatsSample&, const StatsSample&) = default;
+};
+
+/// One bucket of a factory's counters (factory.hpp): what changed over the poll that ends at `end`,
+/// as FactoryCounters::since() makes it. Recordings store these in their factory_stats table;
+/// FactoryBucketer makes them from StatsPoller::poll_factories().
+struct FactorySample : FactoryCounters {
+  TimePoint end{};
+  ActorId factory{};
+
+  friend bool operator==(const FactorySample&, const FactorySample&) = default;
 };
 
 struct FailureRecord {
@@ -161,6 +172,80 @@ struct SupervisorRecord {
   friend bool operator==(const SupervisorRecord&, const SupervisorRecord&) = default;
 };
 
+/// A factory (factory.hpp) as its factory_configured and worker_stuck events and its samples
+/// (FactorySample) describe it. Its counters (the base) are the totals of its samples (add()): the
+/// sums since the observation began, the gauges as the latest sample said. Its name is its actor's
+/// (SystemState::actor), and its workers are that actor's children.
+struct FactoryRecord : FactoryCounters {
+  /// How it is set up: the lines of its factory_configured text, parsed (see Event::factory_configured).
+  struct Settings {
+    /// `queue`: fifo, or a priority queue of `priority_levels` levels.
+    bool priority = false;
+    std::uint32_t priority_levels = 0;
+    /// `discard`: "none", "static" or "dynamic"; the limit, and which job goes when it is reached.
+    std::string discard = "none";
+    std::uint64_t discard_limit = 0;
+    bool discard_oldest = false;
+    /// `dead_man`: its detection timeout (empty: no dead-man's switch), and whether a stuck worker
+    /// is killed and replaced (else only reported).
+    std::optional<Duration> dead_man;
+    bool dead_man_kills = false;
+    /// `rate`: at most `rate_jobs` jobs every `rate_per` (rate_jobs 0: not rate limited).
+    std::uint64_t rate_jobs = 0;
+    Duration rate_per{};
+    /// `draining`: it takes no new work, finishes what it has, then stops.
+    bool draining = false;
+    friend bool operator==(const Settings&, const Settings&) = default;
+  };
+  /// A job the dead-man's switch found stuck (a worker_stuck event).
+  struct Stuck {
+    TimePoint time{};
+    ActorId worker{};
+    std::uint32_t worker_id = 0;
+    std::string key;   ///< the job's key as text ("?" when it cannot be printed)
+    Duration running{};  ///< how long the job had run
+    bool killed = false;
+    friend bool operator==(const Stuck&, const Stuck&) = default;
+  };
+  /// Per history bucket (SystemState::Limits::history_bucket): the queue's depth and the busy
+  /// workers at the bucket's last sample, the deepest queue known in it, and what was completed,
+  /// dispatched and discarded (by reason, indexed by DiscardReason) in it.
+  struct HistoryPoint {
+    std::int64_t bucket = 0;  ///< time / history bucket length
+    std::uint64_t queue_depth = 0;
+    std::uint64_t queue_max = 0;
+    std::uint64_t busy_workers = 0;
+    std::uint64_t workers = 0;
+    std::uint64_t dispatched = 0;
+    std::uint64_t completed = 0;
+    std::array<std::uint64_t, kDiscardReasonCount> discarded{};
+    std::uint64_t discarded_total() const noexcept {
+      return discarded[0] + discarded[1] + discarded[2] + discarded[3];
+    }
+    friend bool operator==(const HistoryPoint&, const HistoryPoint&) = default;
+  };
+
+  ActorId id{};
+  /// From its latest factory_configured: the routing ("queuer", "key_persistent", ...; "" until
+  /// one came), the pool's size, the settings text as it came and parsed, and when it came.
+  std::string routing;
+  std::uint32_t pool_size = 0;
+  std::string settings_text;
+  Settings settings;
+  TimePoint configured{};
+  /// worker_stuck events: how many, and the latest few (Limits::failures_per_actor), newest last.
+  std::uint64_t stuck_reports = 0;
+  std::deque<Stuck> recent_stuck;
+  std::deque<HistoryPoint> history;
+
+  /// Job latency (dispatch to done) over the samples folded: latency_buckets as a LogHistogram (its
+  /// min and max are those of the buckets used, its sum latency_sum).
+  LogHistogram latency() const;
+  /// Parses a factory_configured text (unknown tags and words are ignored).
+  static Settings parse_settings(std::string_view text);
+  friend bool operator==(const FactoryRecord&, const FactoryRecord&) = default;
+};
+
 struct TimerRecord {
   std::uint64_t id = 0;
   ActorId target{};
@@ -227,6 +312,10 @@ class SystemState {
   /// Whether `event` only repeats what the state already says (apply would ignore it).
   bool repeats(const Event& event) const;
   void apply(const StatsSample& sample);
+  /// Folds a factory's bucket: its totals grow by it, its gauges and history follow it. A sample
+  /// of a factory not known yet makes its record (its factory_configured may come later). Not
+  /// noted by StatsUndo: a replay folds a rest that holds factory samples onto a copy.
+  void apply(const FactorySample& sample);
   /// What applying statistics changed, to take it back exactly (a replay shows the polls recorded
   /// past the place it folds from, then goes on from that place: SessionReader::FoldPoint).
   struct StatsUndo {
@@ -269,6 +358,10 @@ class SystemState {
   /// while their actor record does.
   const std::map<ActorId, SupervisorRecord>& supervisors() const noexcept { return supervisors_; }
   const SupervisorRecord* supervisor(ActorId id) const noexcept;
+  /// The factories seen (factory_configured, worker_stuck or samples), by id; stopped ones stay
+  /// while their actor record does.
+  const std::map<ActorId, FactoryRecord>& factories() const noexcept { return factories_; }
+  const FactoryRecord* factory(ActorId id) const noexcept;
   const std::deque<Event>& recent_events() const noexcept { return recent_events_; }
   const std::deque<MessageRecord>& recent_messages() const noexcept { return recent_messages_; }
 
@@ -309,6 +402,7 @@ class SystemState {
   void forget_failed_start(ActorId sup_id, const Event& e);
   /// Binds the specs of `sup` that have no actor yet to its live children that run no spec, in order.
   void bind_children(SupervisorRecord& sup);
+  FactoryRecord& touch_factory(ActorId id);
 
   /// The keyframe image's fields, in their order, for both directions (state_image.cpp).
   template <class Io, class Self>
@@ -322,6 +416,7 @@ class SystemState {
   std::map<std::string, ActorId> registry_;
   std::map<std::uint64_t, TimerRecord> timers_;
   std::map<ActorId, SupervisorRecord> supervisors_;
+  std::map<ActorId, FactoryRecord> factories_;
   std::deque<Event> recent_events_;
   std::deque<MessageRecord> recent_messages_;
   /// Per target, the latest timer firing whose message has not been seen yet: a timer queues its
