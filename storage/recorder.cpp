@@ -88,6 +88,7 @@ struct SessionStart {
 /// The last poll, taken by on_detach once no more events can come.
 struct SessionClose {
   std::vector<observe::StatsSample> samples;
+  std::vector<observe::FactorySample> factories;
   TimePoint t{};
 };
 
@@ -102,7 +103,7 @@ struct RecorderWriter final : observe::StateFeed::Sink {
   std::unique_ptr<Database> db;
   static constexpr int kBulkRows = 32;
   Statement insert_session, update_session, end_session, insert_event, insert_events, upsert_actor,
-      insert_poll, insert_stats, insert_keyframe;
+      insert_poll, insert_stats, insert_factory_stats, insert_keyframe;
 
   // -- requests (Recorder::m_) --
   std::optional<SessionStart> start;
@@ -143,6 +144,7 @@ struct RecorderWriter final : observe::StateFeed::Sink {
     insert_poll =
         db->prepare("INSERT INTO stats_polls(session_id, poll, t_ns, after_seq, dropped) VALUES (?,?,?,?,?)");
     insert_stats = db->prepare(insert_sample_sql());
+    insert_factory_stats = db->prepare(insert_factory_sample_sql());
     insert_keyframe = db->prepare(
         "INSERT OR REPLACE INTO keyframes(session_id, seq, poll, t_ns, state) VALUES (?,?,?,?,?)");
   }
@@ -230,6 +232,13 @@ struct RecorderWriter final : observe::StateFeed::Sink {
     max_item_ns = std::max(max_item_ns, t_ns);
   }
 
+  /// A poll's factory samples, under the number on_poll gives the poll right after.
+  void on_factory_poll(TimePoint t, std::span<const observe::FactorySample> samples) override {
+    const auto poll = static_cast<std::int64_t>(rec.feed_.polls());
+    for (const observe::FactorySample& x : samples) insert_factory_sample(insert_factory_stats, session, poll, x);
+    max_item_ns = std::max(max_item_ns, observe::to_ns(t));
+  }
+
   void write_rows() {
     std::size_t i = 0;
     for (; i + kBulkRows <= rows.size(); i += kBulkRows) {
@@ -309,14 +318,15 @@ struct RecorderWriter final : observe::StateFeed::Sink {
       rec.feed_.push_events(batch);
       if (closing != nullptr) {
         // The last poll, taken once no more events could come; the flush released everything.
-        rec.feed_.push_poll(closing->t, std::move(closing->samples), dropped_total);
+        rec.feed_.push_poll(closing->t, std::move(closing->samples), dropped_total, std::move(closing->factories));
         rec.feed_.finish();
       } else if (const auto now = std::chrono::steady_clock::now(); now >= next_poll) {
         next_poll = std::max(next_poll + rec.options_.stats_interval, now);
         std::lock_guard plk(rec.poll_m_);
         if (rec.poller_) {
           const TimePoint t = rec.runtime_->now();
-          rec.feed_.push_poll(t, rec.bucketer_.update(rec.poller_->poll(), t), dropped_total);
+          rec.feed_.push_poll(t, rec.bucketer_.update(rec.poller_->poll(), t), dropped_total,
+                              rec.factory_bucketer_.update(rec.poller_->poll_factories(), t));
         }
       }
       try {
@@ -479,6 +489,8 @@ void Recorder::on_attach(System& system) {
     // actors do from now on, not their lives before the recording.
     bucketer_ = {};
     bucketer_.baseline(poller_->poll());
+    factory_bucketer_ = {};
+    factory_bucketer_.baseline(poller_->poll_factories());
     runtime_ = &system.runtime();
   }
   writer_->start = storage::SessionStart{std::string(system.runtime().name()),
@@ -509,6 +521,7 @@ void Recorder::on_detach(System&) noexcept {
       try {
         last.t = runtime_->now();
         last.samples = bucketer_.update(poller_->poll(), last.t);
+        last.factories = factory_bucketer_.update(poller_->poll_factories(), last.t);
       } catch (...) {  // no memory for the last poll: the session still ends, without it
       }
       poller_.reset();

@@ -151,6 +151,36 @@ ALTER TABLE actor_stats ADD COLUMN dropped INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE actor_stats ADD COLUMN rejected INTEGER NOT NULL DEFAULT 0;
 )sql";
 
+// Format 7: factories (factory.hpp). Two new event kinds (factory_configured, worker_stuck: older
+// builds cannot read them), and a factory_stats table: one row per factory per statistics poll, its
+// bucket of observe::FactorySample (the columns in FactoryCounters::for_each order, the job latency
+// histogram's bucket counts as a blob of LEB128 varints, NULL when none). Older recordings had no
+// factories: the table is made empty.
+constexpr const char* kMigrationV6toV7 = R"sql(
+CREATE TABLE factory_stats(
+  session_id             INTEGER NOT NULL REFERENCES sessions(id),
+  poll                   INTEGER NOT NULL,
+  factory_id             INTEGER NOT NULL,
+  bucket_ns              INTEGER NOT NULL,
+  dispatched             INTEGER NOT NULL,
+  completed              INTEGER NOT NULL,
+  discarded_ttl          INTEGER NOT NULL,
+  discarded_load_shed    INTEGER NOT NULL,
+  discarded_shutdown     INTEGER NOT NULL,
+  discarded_rate_limited INTEGER NOT NULL,
+  worker_restarts        INTEGER NOT NULL,
+  stuck                  INTEGER NOT NULL,
+  latency_ns_sum         INTEGER NOT NULL,
+  queue_depth            INTEGER NOT NULL,
+  queue_max              INTEGER NOT NULL,
+  busy_workers           INTEGER NOT NULL,
+  workers                INTEGER NOT NULL,
+  queue_limit            INTEGER NOT NULL,
+  latency_buckets        BLOB
+);
+CREATE INDEX factory_stats_by_poll ON factory_stats(session_id, poll);
+)sql";
+
 // Indexes that make reading faster without changing what a format holds, so they need no format
 // version: the recorder makes them in every file it writes (new or appended to), and readers use
 // them when they are there and do the same work more slowly when not (a reader never changes a
@@ -177,6 +207,7 @@ struct Migration {
 constexpr Migration kMigrations[] = {
     {0, 1, kSchemaV1},        {1, 2, kMigrationV1toV2}, {2, 3, kMigrationV2toV3},
     {3, 4, kMigrationV3toV4}, {4, 5, kMigrationV4toV5}, {5, 6, kMigrationV5toV6},
+    {6, 7, kMigrationV6toV7},
 };
 static_assert(kMigrations[std::size(kMigrations) - 1].to == kRecordingFormatVersion,
               "the last migration must lead to the current format");

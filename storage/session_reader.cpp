@@ -313,6 +313,8 @@ bool fold_items(Database& db, int format, std::int64_t session, observe::StateFe
   p.bind(3, t_ns);
   Statement b;  // the polls' buckets, in poll order: prepared at the first poll
   bool b_started = false, b_more = false;
+  Statement fb;  // the polls' factory buckets (format 7), likewise
+  bool fb_more = false;
   std::uint64_t last_poll = point.poll;
   while (p.step()) {
     const auto number = static_cast<std::uint64_t>(p.int64(0));
@@ -340,7 +342,14 @@ bool fold_items(Database& db, int format, std::int64_t session, observe::StateFe
       samples.bind(1, session);
       samples.bind(2, static_cast<std::int64_t>(number));
       samples.bind(3, rest.int64(0));
-      return samples.step() && samples.int64(0) == 0;
+      if (!samples.step() || samples.int64(0) != 0) return false;
+      if (format < 7) return true;
+      Statement factories = db.prepare(
+          "SELECT EXISTS (SELECT 1 FROM factory_stats WHERE session_id = ? AND poll >= ? AND poll <= ?)");
+      factories.bind(1, session);
+      factories.bind(2, static_cast<std::int64_t>(number));
+      factories.bind(3, rest.int64(0));
+      return factories.step() && factories.int64(0) == 0;
     }
     dropped_total += static_cast<std::uint64_t>(p.int64(2));
     const TimePoint poll_time = observe::time_from_ns(p.int64(3));
@@ -351,6 +360,13 @@ bool fold_items(Database& db, int format, std::int64_t session, observe::StateFe
       b.bind(1, session);
       b.bind(2, static_cast<std::int64_t>(point.poll));
       b_more = b.step();
+      if (format >= 7) {
+        fb = db.prepare(std::string("SELECT poll, ") + storage::factory_sample_columns() +
+                        " FROM factory_stats WHERE session_id = ? AND poll > ? ORDER BY poll, rowid");
+        fb.bind(1, session);
+        fb.bind(2, static_cast<std::int64_t>(point.poll));
+        fb_more = fb.step();
+      }
     }
     std::vector<observe::StatsSample> samples;
     while (b_more) {
@@ -362,9 +378,19 @@ bool fold_items(Database& db, int format, std::int64_t session, observe::StateFe
       samples.push_back(storage::read_sample(b, 1));
       b_more = b.step();
     }
+    std::vector<observe::FactorySample> factories;
+    while (fb_more) {
+      const auto of = static_cast<std::uint64_t>(fb.int64(0));
+      if (of > number) break;
+      if (of < number)
+        throw std::invalid_argument("factory_stats refers to poll " + std::to_string(of) +
+                                    ", which stats_polls does not have");
+      factories.push_back(storage::read_factory_sample(fb, 1));
+      fb_more = fb.step();
+    }
     events_through(after_seq);
     feed.push_events(batch);
-    feed.push_poll(poll_time, std::move(samples), dropped_total);
+    feed.push_poll(poll_time, std::move(samples), dropped_total, std::move(factories));
     feed.fold();
     reach_ns = std::max(reach_ns, observe::to_ns(poll_time));
     last_poll = number;
@@ -503,6 +529,15 @@ bool SessionReader::fold_rest_in_place(std::int64_t session, observe::SystemStat
   return guarded([&] {
     const ReadSnapshot snapshot(*db_);
     if (last_seq_at(session, t, point.seq) > point.seq) return false;  // events in the rest
+    if (format_ >= 7) {  // factory samples in the rest: StatsUndo does not note them
+      Statement f = db_->prepare(
+          "SELECT EXISTS (SELECT 1 FROM factory_stats JOIN stats_polls USING (session_id, poll) WHERE "
+          "session_id = ? AND poll > ? AND t_ns <= ?)");
+      f.bind(1, session);
+      f.bind(2, static_cast<std::int64_t>(point.poll));
+      f.bind(3, observe::to_ns(t));
+      if (f.step() && f.int64(0) != 0) return false;
+    }
     // Each poll as StateFeed::fold_poll folds it under recorded_rules(): its samples in order (none
     // is held back), a sample for no actor that moves the clock to its time, then its drops.
     Statement p = db_->prepare(
@@ -722,6 +757,23 @@ CauseChain SessionReader::cause_chain(std::int64_t session, ActorId actor, std::
                                           "or still being handled when the recording ended)");
     }
     return chain;
+  });
+}
+
+std::vector<observe::FactorySample> SessionReader::factory_stats(std::int64_t session, TimePoint from,
+                                                                TimePoint to) const {
+  (void)this->session(session);
+  return guarded([&] {
+    std::vector<observe::FactorySample> out;
+    if (format_ < 7) return out;
+    Statement s = db_->prepare(std::string("SELECT ") + storage::factory_sample_columns() +
+                               " FROM factory_stats WHERE session_id = ? AND bucket_ns >= ? AND bucket_ns <= ? "
+                               "ORDER BY poll, rowid");
+    s.bind(1, session);
+    s.bind(2, observe::to_ns(from));
+    s.bind(3, observe::to_ns(to));
+    while (s.step()) out.push_back(storage::read_factory_sample(s, 0));
+    return out;
   });
 }
 

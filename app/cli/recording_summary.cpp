@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <ctime>
+#include <set>
 #include <system_error>
 
 namespace actorscope::cli {
@@ -118,6 +119,25 @@ void print_session_summary(std::FILE* to, const SessionReader& reader, const Ses
     std::fprintf(to, "  mailboxes   %s bounded; %s messages dropped and %s refused by full mailboxes while recording\n",
                  with_commas(static_cast<std::uint64_t>(bounded)).c_str(), with_commas(dropped).c_str(),
                  with_commas(rejected).c_str());
+  // Factories (format 7): their ids from their samples and configurations, and the totals of the samples.
+  std::set<ActorId> factories;
+  FactoryCounters jobs;
+  for (const observe::FactorySample& f : reader.factory_stats(s.id)) {
+    factories.insert(f.factory);
+    jobs.add(f);
+  }
+  if (counts[static_cast<std::size_t>(observe::EventKind::factory_configured)] > 0)
+    reader.for_each_event(s.id, EventFilter{.kinds = {observe::EventKind::factory_configured}},
+                          [&](const observe::Event& e) {
+                            factories.insert(ActorId{0, e.actor.pid});
+                            return true;
+                          });
+  if (!factories.empty())
+    std::fprintf(to, "  factories   %s; jobs done %s; discarded %s (ttl %s, shed %s, shutdown %s, rate %s); stuck %s\n",
+                 with_commas(factories.size()).c_str(), with_commas(jobs.completed).c_str(),
+                 with_commas(jobs.discarded_total()).c_str(), with_commas(jobs.discarded_ttl).c_str(),
+                 with_commas(jobs.discarded_load_shed).c_str(), with_commas(jobs.discarded_shutdown).c_str(),
+                 with_commas(jobs.discarded_rate_limited).c_str(), with_commas(jobs.stuck).c_str());
 }
 
 }  // namespace actorscope::cli

@@ -127,6 +127,7 @@ class Recorder final : public observe::Observer {
   std::mutex poll_m_;
   std::unique_ptr<observe::StatsPoller> poller_;
   observe::StatsBucketer bucketer_;
+  observe::FactoryBucketer factory_bucketer_;
   Runtime* runtime_ = nullptr;
 
   // The live fold, written by the writer thread: the same feed (ordering, hold-back and drop rules)

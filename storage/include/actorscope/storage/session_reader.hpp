@@ -256,6 +256,10 @@ class SessionReader {
   /// The exact statistics buckets of a session with bucket end in [from, to], in recording order.
   std::vector<observe::StatsSample> stats(std::int64_t session, TimePoint from = TimePoint::min(),
                                           TimePoint to = TimePoint::max()) const;
+  /// The factories' statistics buckets (FactorySample) with bucket end in [from, to], in recording
+  /// order. Empty for a recording older than format 7 (which had no factories).
+  std::vector<observe::FactorySample> factory_stats(std::int64_t session, TimePoint from = TimePoint::min(),
+                                                    TimePoint to = TimePoint::max()) const;
 
   // -- The timeline (issue 20); defined in session_reader_timeline.cpp. ------------------------
   // Each call is one read transaction of its own: nothing stays open between calls, so a reader
