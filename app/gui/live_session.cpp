@@ -74,6 +74,7 @@ void LiveSession::start(const Workload& workload, const SessionConfig& config) {
   feed_ = makeFeed();
   feed_.set_sink(this);
   bucketer_ = observe::StatsBucketer{};
+  factory_bucketer_ = observe::FactoryBucketer{};
   handledWindow_.clear();
   eventWindow_.clear();
   handledTotal_ = 0;
@@ -192,6 +193,7 @@ void LiveSession::pollStats() {
   Poll poll;
   poll.time = system_->runtime().now();
   poll.samples = bucketer_.update(poller_->poll(), poll.time);
+  poll.factories = factory_bucketer_.update(poller_->poll_factories(), poll.time);
   for (const auto& s : poll.samples) poll.handled += s.handled;
   std::lock_guard lk(statsM_);
   statsReady_.push_back(std::move(poll));
@@ -208,7 +210,7 @@ void LiveSession::takePolls() {
     handledTotal_ += p.handled;
     handledWindow_.emplace_back(p.time, p.handled);
     trim(handledWindow_, p.time);
-    feed_.push_poll(p.time, std::move(p.samples), droppedTotal());
+    feed_.push_poll(p.time, std::move(p.samples), droppedTotal(), std::move(p.factories));
   }
 }
 

@@ -178,6 +178,7 @@ class LiveSession : public Session, public views::ActorControl, private observe:
   std::unique_ptr<observe::EventCollector> collector_;
   std::unique_ptr<observe::StatsPoller> poller_;
   observe::StatsBucketer bucketer_;  ///< used by the stats thread while it runs
+  observe::FactoryBucketer factory_bucketer_;  ///< likewise, for the factories
   // The stats thread polls every statsIntervalMs (a poll of 10,000 actors costs a few ms: off the
   // UI thread) and hands the samples over; pump() folds them.
   std::thread statsThread_;
@@ -187,6 +188,7 @@ class LiveSession : public Session, public views::ActorControl, private observe:
   struct Poll {
     TimePoint time{};
     std::vector<observe::StatsSample> samples;
+    std::vector<observe::FactorySample> factories;
     std::uint64_t handled = 0;  ///< the sum of the samples' handled
   };
   std::vector<Poll> statsReady_;  ///< guarded by statsM_
