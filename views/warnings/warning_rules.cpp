@@ -227,6 +227,71 @@ std::vector<Warning> lint(const observe::SystemState& state, const WarningThresh
                        ms(timer.lateness_ns.max()) + " after its deadline"});
   }
 
+  // Factories: a queue that keeps growing, jobs thrown away, workers stuck. About the factory actor.
+  for (const auto& [id, f] : state.factories()) {
+    const observe::ActorRecord* a = state.actor(id);
+    const bool alive = a == nullptr || a->alive();
+    const std::int64_t bucketNs = std::max<std::int64_t>(1, observe::to_ns(state.limits().history_bucket));
+    const std::int64_t now = observe::to_ns(state.time()) / bucketNs;
+    if (alive && f.queue_depth >= t.factoryQueueMinDepth && f.history.size() >= 3) {
+      const std::int64_t span = std::max<std::int64_t>(3, observe::to_ns(t.factoryQueueWindow) / bucketNs);
+      std::vector<std::uint64_t> depths;
+      for (auto it = f.history.rbegin(); it != f.history.rend() && it->bucket > now - span; ++it)
+        depths.push_back(it->queue_depth);
+      std::reverse(depths.begin(), depths.end());
+      const bool covered = depths.size() >= 3 && static_cast<std::int64_t>(depths.size()) * 3 >= span * 2;
+      const bool neverFell = std::adjacent_find(depths.begin(), depths.end(),
+                                                [](std::uint64_t x, std::uint64_t y) { return y < x; }) == depths.end();
+      if (covered && neverFell && depths.back() >= depths.front() + t.factoryQueueMinGrowth) {
+        const double secondsSpan =
+            static_cast<double>(depths.size() - 1) * static_cast<double>(bucketNs) / 1e9;
+        const double rate = static_cast<double>(depths.back() - depths.front()) / std::max(secondsSpan, 1e-9);
+        out.push_back({WarningKind::factory_queue_growing, Severity::warning, id, 0,
+                       withCommas(f.queue_depth) + (f.queue_depth == 1 ? " job" : " jobs") + " waiting, growing by " +
+                           withCommas(static_cast<std::uint64_t>(std::llround(rate))) + " jobs/s over the last " +
+                           seconds(t.factoryQueueWindow) + " (" + withCommas(f.busy_workers) + " of " +
+                           withCommas(f.workers) + " workers busy)"});
+      }
+    }
+    {
+      const std::int64_t span = std::max<std::int64_t>(1, observe::to_ns(t.factoryShedWindow) / bucketNs);
+      std::uint64_t ttl = 0, shed = 0, rate = 0;
+      for (auto it = f.history.rbegin(); it != f.history.rend() && it->bucket > now - span; ++it) {
+        ttl += it->discarded[static_cast<std::size_t>(DiscardReason::ttl_expired)];
+        shed += it->discarded[static_cast<std::size_t>(DiscardReason::load_shed)];
+        rate += it->discarded[static_cast<std::size_t>(DiscardReason::rate_limited)];
+      }
+      if (ttl + shed + rate != 0) {
+        std::string why;
+        const auto part = [&](std::uint64_t n, const char* what) {
+          if (n == 0) return;
+          if (!why.empty()) why += ", ";
+          why += withCommas(n) + " " + what;
+        };
+        part(shed, "shed at the queue limit");
+        part(rate, "over the rate limit");
+        part(ttl, "past their TTL");
+        out.push_back({WarningKind::factory_shedding, Severity::error, id, 0,
+                       withCommas(ttl + shed + rate) + (ttl + shed + rate == 1 ? " job" : " jobs") +
+                           " discarded in the last " + seconds(t.factoryShedWindow) + ": " + why + " (" +
+                           withCommas(f.discarded_total()) + " discarded in all)"});
+      }
+    }
+    if (!f.recent_stuck.empty() && state.time() - f.recent_stuck.back().time <= t.factoryStuckWindow) {
+      const auto& s = f.recent_stuck.back();
+      std::uint64_t recent = 0;
+      for (const auto& x : f.recent_stuck)
+        if (state.time() - x.time <= t.factoryStuckWindow) ++recent;
+      out.push_back({WarningKind::factory_worker_stuck, Severity::error, id, 0,
+                     "worker " + std::to_string(s.worker_id) + " ran job " + s.key + " for " +
+                         ms(static_cast<std::uint64_t>(std::max<std::int64_t>(0, observe::to_ns(s.running)))) +
+                         (s.killed ? "; it was killed and replaced" : "; reported, still running") +
+                         (recent > 1 ? " (" + std::to_string(recent) + " stuck jobs in the last " +
+                                           seconds(t.factoryStuckWindow) + ")"
+                                     : std::string())});
+    }
+  }
+
   if (state.dropped() > 0) {
     out.push_back({WarningKind::dropped_events, Severity::error, {}, 0,
                    std::to_string(state.dropped()) +
@@ -249,6 +314,9 @@ std::string_view warningTitle(WarningKind kind) {
       return "supervisor gave up";
     case WarningKind::mailbox_full: return "mailbox full";
     case WarningKind::mailbox_dropping: return "dropping messages";
+    case WarningKind::factory_queue_growing: return "factory queue growing";
+    case WarningKind::factory_shedding: return "factory shedding jobs";
+    case WarningKind::factory_worker_stuck: return "dead-man's switch fired";
   }
   return "warning";
 }
@@ -305,6 +373,23 @@ std::string_view warningExplanation(WarningKind kind) {
              "capacity, speed up the handler, or choose backpressure so that senders slow down instead; if "
              "only the latest ones matter (readings, progress), drop_oldest is the right choice and this is "
              "expected.";
+    case WarningKind::factory_queue_growing:
+      return "The factory's queue of jobs kept growing over the last samples: jobs arrive faster than its "
+             "workers finish them. Every new job waits behind the backlog, so job latency grows with it, and "
+             "without a discard limit so does memory. Look at the busy workers (all busy: the pool is too "
+             "small or a job is slow; some idle: the routing sends work to a few, as key_persistent does for "
+             "a hot key) and at the job latency (Factories view).";
+    case WarningKind::factory_shedding:
+      return "The factory threw jobs away instead of running them: its queue was at its discard limit (load "
+             "shed: the oldest or the newest job went, as set), its rate limit had no token left, or a job "
+             "waited longer than its TTL. Each discarded job went to the factory's discard handler. This is "
+             "what those settings are for under overload; if it goes on, the pool is too small for the load, "
+             "or the limits are too tight.";
+    case WarningKind::factory_worker_stuck:
+      return "The factory's dead-man's switch found a worker running one job for longer than its detection "
+             "timeout: the job hangs (a deadlock, a blocking call without a timeout, an endless loop). Set to "
+             "kill, the factory killed the worker and started a new one, and the job was lost; set to report, "
+             "the worker still runs it. Look at the job's key and at what that worker's handler waits on.";
   }
   return {};
 }

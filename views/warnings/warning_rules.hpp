@@ -30,6 +30,12 @@ enum class WarningKind : std::uint8_t {
   mailbox_full,
   /// A bounded mailbox that dropped messages or rejected sends within the window.
   mailbox_dropping,
+  /// A factory whose queue of jobs grew over its recent samples (about its factory actor).
+  factory_queue_growing,
+  /// A factory that discarded jobs (load shed, rate limited, TTL expired) within the window.
+  factory_shedding,
+  /// A factory's dead-man's switch found a worker stuck on a job (worker_stuck) within the window.
+  factory_worker_stuck,
 };
 enum class Severity : std::uint8_t { warning, error };
 
@@ -56,6 +62,17 @@ struct WarningThresholds {
   /// Dropping messages: a bounded mailbox dropped or rejected at least one message within this
   /// much recent history (counted exactly, per 100 ms bucket).
   Duration mailboxLossWindow = std::chrono::seconds(5);
+  /// Factory queue growing: over this much recent history (a sample per 100 ms bucket covering
+  /// most of it), the queue never fell from one bucket to the next, and it rose by at least
+  /// `factoryQueueMinGrowth` jobs, to at least `factoryQueueMinDepth`.
+  Duration factoryQueueWindow = std::chrono::milliseconds(1500);
+  std::uint64_t factoryQueueMinDepth = 10;
+  std::uint64_t factoryQueueMinGrowth = 5;
+  /// Factory shedding: jobs discarded by load_shed, rate_limited or ttl_expired within this much
+  /// recent history (counted exactly, per bucket). Discards at shutdown are what a stop does.
+  Duration factoryShedWindow = std::chrono::seconds(5);
+  /// Dead-man's switch fired: a worker_stuck event within this much before the state's time.
+  Duration factoryStuckWindow = std::chrono::seconds(30);
 };
 
 struct Warning {
