@@ -8,6 +8,7 @@
 #include "bench/benchmarks_view.hpp"
 #include "causes/cause_chain_view.hpp"
 #include "events/event_log_view.hpp"
+#include "factories/factories_view.hpp"
 #include "flow/message_flow_view.hpp"
 #include "groups/process_groups_view.hpp"
 #include "inspector/actor_inspector.hpp"
@@ -126,6 +127,8 @@ const std::vector<ViewDescriptor>& viewDescriptors() {
        plain<views::MessageFlowView>(), /*centred=*/true},
       {"event-log", "Event log", "events", Place::central, 100, false, ViewDescriptor::both,
        plain<views::EventLogView>(), /*centred=*/true},
+      {"factories", "Factories", "table", Place::central, 250, false, ViewDescriptor::both,
+       plain<views::FactoriesView>()},
       {"benchmarks", "Benchmarks", "table", Place::central, 0, false, ViewDescriptor::both, makeBenchmarks},
       // Docks.
       {"supervision-tree", "Supervision tree", "tree", Place::left, 250, true, ViewDescriptor::both,

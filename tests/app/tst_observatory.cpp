@@ -485,7 +485,7 @@ class TestObservatory : public QObject {
     qsizetype pictured = 0;
     for (const auto& v : window.viewList())
       if (v.id != QLatin1String("benchmarks") && window.viewInMode(v)) ++pictured;
-    QCOMPARE(pictured, qsizetype(9));
+    QCOMPARE(pictured, qsizetype(10));
     QCOMPARE(files.size(), pictured + 2);
     for (const QString& f : files) {
       const QImage image(f);

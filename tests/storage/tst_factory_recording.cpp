@@ -24,10 +24,10 @@ std::string read_bytes(const std::filesystem::path& file) {
 
 /// Records "done" for each job.
 struct Square {
+  using Key = int;
   using Message = int;
-  using Key = std::string;
   Probe* probe = nullptr;
-  void handle(as::WorkerContext<Square>&, as::Job<std::string, int> job, std::monostate&) {
+  void handle(as::WorkerContext<Square>&, as::Job<int, int> job, std::monostate&) {
     probe->record(job.message * job.message >= 0 ? "done" : "?");
   }
 };
@@ -42,7 +42,7 @@ as::ActorId run_factory(as::System& sys, int jobs) {
     QTest::qFail("start_factory failed", __FILE__, __LINE__);
     return {};
   }
-  for (int i = 0; i < jobs; ++i) (void)pool->dispatch("k" + std::to_string(i), i);
+  for (int i = 0; i < jobs; ++i) (void)pool->dispatch(i, i);
   if (!probe.wait_count(sys, "done", static_cast<std::size_t>(jobs))) {
     QTest::qFail("the jobs did not all run", __FILE__, __LINE__);
     return {};
