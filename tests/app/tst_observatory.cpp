@@ -579,8 +579,9 @@ class TestObservatory : public QObject {
     QCOMPARE(app.exitStatus(), QProcess::NormalExit);
     QCOMPARE(app.exitCode(), 0);
     const QStringList pngs = QDir(dir.filePath(QStringLiteral("shots"))).entryList({QStringLiteral("*.png")});
-    QCOMPARE(pngs.size(), 11);  // nine views, the window, the Benchmarks tab
+    QCOMPARE(pngs.size(), 12);  // ten views, the window, the Benchmarks tab
     QVERIFY(pngs.contains(QStringLiteral("window.png")));
+    QVERIFY(pngs.contains(QStringLiteral("factories.png")));
     QVERIFY(pngs.contains(QStringLiteral("benchmarks.png")));
     for (const QString& p : pngs) {
       const QImage image(dir.filePath(QStringLiteral("shots/") + p));
