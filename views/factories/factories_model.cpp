@@ -23,9 +23,9 @@ QString routingText(const std::string& routing) {
 QString discardReasonText(DiscardReason reason) {
   switch (reason) {
     case DiscardReason::ttl_expired: return QStringLiteral("TTL expired");
-    case DiscardReason::load_shed: return QStringLiteral("load shed");
-    case DiscardReason::shutdown: return QStringLiteral("shutdown");
-    case DiscardReason::rate_limited: return QStringLiteral("rate limited");
+    case DiscardReason::load_shed: return QStringLiteral("Load shed");
+    case DiscardReason::shutdown: return QStringLiteral("Shutdown");
+    case DiscardReason::rate_limited: return QStringLiteral("Rate limited");
   }
   return QStringLiteral("?");
 }

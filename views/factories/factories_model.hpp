@@ -61,7 +61,7 @@ class FactoriesModel : public KeyedTableModel<FactoryRow> {
 
 /// "key persistent" for "key_persistent": a routing as people say it.
 QString routingText(const std::string& routing);
-/// "load shed" for DiscardReason::load_shed.
+/// "Load shed" for DiscardReason::load_shed (as a table cell says it).
 QString discardReasonText(DiscardReason reason);
 
 }  // namespace actorscope::views

@@ -15,6 +15,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
+#include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -96,8 +97,9 @@ FactoriesView::FactoriesView(ActorSelection* selection, ActorControl* control, Q
       discards_->setItem(r, c, item);
     }
   }
-  discards_->setMinimumHeight(discards_->horizontalHeader()->sizeHint().height() +
-                              static_cast<int>(kDiscardReasonCount) * discards_->verticalHeader()->defaultSectionSize() + 4);
+  discards_->setFixedHeight(discards_->horizontalHeader()->sizeHint().height() +
+                            static_cast<int>(kDiscardReasonCount) * discards_->verticalHeader()->defaultSectionSize() +
+                            2 * discards_->frameWidth());
   latency_ = new HistogramWidget(details);
   latency_->setTitle(QStringLiteral("Job latency (dispatch to done)"));
   latency_->setEmptyText(QStringLiteral("no job completed yet"));
@@ -111,6 +113,7 @@ FactoriesView::FactoriesView(ActorSelection* selection, ActorControl* control, Q
   charts->addWidget(queueLine_);
   charts->addWidget(busyLine_);
   charts->addWidget(latency_);
+  charts->addStretch(1);
   auto* side = new QVBoxLayout;
   side->addWidget(discards_);
   side->addWidget(workersTitle);
@@ -123,9 +126,17 @@ FactoriesView::FactoriesView(ActorSelection* selection, ActorControl* control, Q
   dv->addWidget(settings_);
   dv->addLayout(row, 1);
 
+  // The details scroll when the tab is short (a window of 1366x768 with its docks): the tab's
+  // minimum height stays that of a few rows.
+  auto* scroll = new QScrollArea(this);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setWidget(details);
+  table_->setMinimumHeight(60);
   auto* split = new QSplitter(Qt::Vertical, this);
   split->addWidget(table_);
-  split->addWidget(details);
+  split->addWidget(scroll);
+  split->setChildrenCollapsible(false);
   split->setStretchFactor(0, 1);
   split->setStretchFactor(1, 2);
 
