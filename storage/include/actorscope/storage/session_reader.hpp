@@ -232,7 +232,8 @@ class SessionReader {
   /// fold_rest without a copy, when the rest is polls only (a poll at or before t folded after an
   /// event after t): applies them onto `state` itself, the state at `point`, noting in `undo` what
   /// they changed, so that state.undo(undo) brings it back to `point` (before advance goes on).
-  /// Returns false and changes nothing when the rest holds events (then fold_rest onto a copy).
+  /// Returns false and changes nothing when the rest holds events, or factory samples (format 7:
+  /// StatsUndo does not note them), and then fold_rest onto a copy.
   /// If it throws (RecordingError), what it applied is in `undo`.
   bool fold_rest_in_place(std::int64_t session, observe::SystemState& state, const FoldPoint& point, TimePoint t,
                           observe::SystemState::StatsUndo& undo) const;
