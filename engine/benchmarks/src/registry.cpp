@@ -10,6 +10,7 @@ std::span<const Benchmark> benchmarks() {
     std::vector<Benchmark> v;
     detail::add_core_benchmarks(v);
     detail::add_messaging_benchmarks(v);
+    detail::add_idle_benchmarks(v);
     detail::add_lifecycle_benchmarks(v);
     detail::add_timer_benchmarks(v);
     detail::add_memory_benchmarks(v);

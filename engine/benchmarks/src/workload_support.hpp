@@ -90,6 +90,7 @@ void add_memory_benchmarks(std::vector<Benchmark>& out);
 void add_mailbox_benchmarks(std::vector<Benchmark>& out);
 void add_factory_benchmarks(std::vector<Benchmark>& out);
 void add_scaling_benchmarks(std::vector<Benchmark>& out);
+void add_idle_benchmarks(std::vector<Benchmark>& out);
 void add_observe_benchmarks(std::vector<Benchmark>& out);
 
 }  // namespace actorscope::bench::detail

@@ -57,7 +57,8 @@ struct BenchmarkInfo {
   /// Unique. The five core benchmarks carry ractor's exact criterion names.
   std::string name;
   /// "core" (ractor's five, ractor's timing), "core-quiescent" (the same, timed from the first spawn
-  /// to the last exit), "messaging", "lifecycle", "timers", "memory", "mailbox", "factory", "scaling", "observe"; programs that add
+  /// to the last exit), "messaging", "idle" (waking idle actors, creating a batch), "lifecycle", "timers",
+  /// "memory", "mailbox", "factory", "scaling", "observe"; programs that add
   /// their own benchmarks name theirs ("recording").
   std::string group;
   /// One or two sentences: what is timed and what is not.
