@@ -263,7 +263,6 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   // The scheduling state: at most one drain is in flight, and only the producer that moves the
   // cell out of idle (or suspended, for urgent work) schedules it.
   static constexpr std::uint8_t kIdle = 0, kScheduled = 1, kSuspended = 2, kTerminated = 3;
-  static constexpr std::size_t kCacheLine = 64;
 
   Pushed push_unbounded(MessageNode& n) noexcept;
   /// Appends `n` to the drain's queue behind what other senders queued. @thread owner
@@ -397,12 +396,16 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   const std::uint32_t capacity_;                 // 0: unbounded
   std::unique_ptr<ParkedQueue> parked_;  // backpressure only
 
-  // Cross-thread state, in two groups a cache line apart, with a line of padding on each side so
-  // that nothing else shares them whatever the cell's alignment. Senders write the second group
-  // once per message (the inbox CAS, received_); every drain iteration reads the first (the kill,
-  // stop, wake and supervision lanes). Sharing one line, they cost a cross-core transfer of it per
-  // message, in both directions; apart, the first is only read while messages flow.
-  std::byte shared_begin_[kCacheLine];
+  // Cross-thread state, in two groups at least a cache line apart, whatever the cell's alignment.
+  // Senders write the second group once per message (the inbox CAS, received_); every drain
+  // iteration reads the first (the kill, stop, wake and supervision lanes). Sharing one line, they
+  // cost a cross-core transfer of it per message, in both directions; apart, the first is only read
+  // while messages flow. What keeps them apart, and apart from the owner's counters after them, is
+  // not padding (it was three lines of it, 192 bytes of every actor) but fields that are cold while
+  // messages flow, each run of them at least 63 bytes long: the identity above (read-only after
+  // construction), the stop and failure texts between the groups (written when the actor stops or
+  // a hook fails), and the tree links after them (written under SystemCore's lock, at spawn and
+  // exit) with the timing clock (written per message only while an observer asks for timing).
 
   // -- cross-thread state that changes rarely --
   std::atomic<std::uint8_t> status_{static_cast<std::uint8_t>(ActorStatus::unstarted)};
@@ -417,7 +420,9 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   Inbox wakes_;
   Inbox supervision_;
 
-  std::byte lanes_gap_[kCacheLine];
+  // -- cold: the first spacer (64 bytes); owned by the drain --
+  std::string stop_reason_;
+  std::string failure_text_;  // the last failed hook's (see fail())
 
   // -- written by every sender --
   Inbox messages_{&drain_marker_};
@@ -431,7 +436,21 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   std::atomic<std::uint64_t> dropped_{0};
   std::atomic<std::uint64_t> rejected_{0};
 
-  std::byte shared_end_[kCacheLine];
+  // -- cold: the second spacer (72 bytes) --
+  // Guarded by SystemCore's structure mutex.
+  using ListHook = boost::intrusive::list_member_hook<>;
+  template <ListHook CellCore::*H>
+  using List = boost::intrusive::list<CellCore, boost::intrusive::member_hook<CellCore, ListHook, H>,
+                                      boost::intrusive::constant_time_size<false>>;
+  CellCore* parent_ = nullptr;  // holds a reference while linked
+  ListHook sibling_hook_;       // in parent_->children_ while linked
+  ListHook live_hook_;          // in SystemCore's live list from spawn to exit
+  using Children = List<&CellCore::sibling_hook_>;
+  using LiveList = List<&CellCore::live_hook_>;
+  // Mutable as the lock that guards it: a const cell still lists its children.
+  mutable Children children_;  // in link order; the parent holds a reference to each child
+  bool children_closed_ = false;
+  TimePoint in_flight_started_{};  // the drain's: when the current message's handler began (with timing)
 
   // -- statistics: by the owner (relaxed stores) --
   std::atomic<std::uint64_t> received_own_{0};  // sent to itself (push_own_message)
@@ -460,23 +479,6 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   PromiseBase* task_promise_ = nullptr;
   MailboxNode* in_flight_ = nullptr;  // the message or event the current hook is handling
   bool in_flight_is_supervision_ = false;
-  TimePoint in_flight_started_{};  // when the current message's handler began (with timing)
-  std::string stop_reason_;
-  std::string failure_text_;  // the last failed hook's (see fail())
-
-  // -- guarded by SystemCore's structure mutex --
-  using ListHook = boost::intrusive::list_member_hook<>;
-  template <ListHook CellCore::*H>
-  using List = boost::intrusive::list<CellCore, boost::intrusive::member_hook<CellCore, ListHook, H>,
-                                      boost::intrusive::constant_time_size<false>>;
-  CellCore* parent_ = nullptr;  // holds a reference while linked
-  ListHook sibling_hook_;       // in parent_->children_ while linked
-  ListHook live_hook_;          // in SystemCore's live list from spawn to exit
-  using Children = List<&CellCore::sibling_hook_>;
-  using LiveList = List<&CellCore::live_hook_>;
-  // Mutable as the lock that guards it: a const cell still lists its children.
-  mutable Children children_;  // in link order; the parent holds a reference to each child
-  bool children_closed_ = false;
 };
 
 }  // namespace actorscope::detail
