@@ -565,7 +565,7 @@ void MainWindow::buildMenus() {
                        "<tr><td><b>F6</b></td><td>pause / resume the views</td></tr>"
                        "<tr><td><b>Shift+F5</b></td><td>stop the system</td></tr>"
                        "<tr><td><b>Ctrl+F</b></td><td>find an actor in the tree</td></tr>"
-                       "<tr><td><b>Ctrl+1…5</b></td><td>graph, actors, message flow, event log, benchmarks</td></tr>"
+                       "<tr><td><b>Ctrl+1…6</b></td><td>graph, actors, message flow, event log, factories, benchmarks</td></tr>"
                        "<tr><td><b>Delete</b></td><td>stop the selected actor</td></tr>"
                        "<tr><td><b>Shift+Delete</b></td><td>kill the selected actor</td></tr>"
                        "<tr><td><b>Ctrl+M</b></td><td>send the selected actor its demo message</td></tr>"
