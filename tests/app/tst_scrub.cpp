@@ -257,7 +257,8 @@ class TestScrub : public QObject {
       e.time = t0;
       e.kind = obs::EventKind::spawned;
       e.actor = {0, pid};
-      e.name = "a" + std::to_string(pid);
+      e.name = "a";
+      e.name += std::to_string(pid);  // (not "a" + ...: GCC 12's false -Wrestrict, its bug 105329)
       QVERIFY(state.apply(e));
     }
     std::mt19937_64 rng(3);
