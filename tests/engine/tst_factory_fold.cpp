@@ -10,21 +10,18 @@
 
 #include <vector>
 
+#include "fold_events.hpp"
+
 namespace as = actorscope;
 namespace obs = actorscope::observe;
 using namespace std::chrono_literals;
 
 namespace {
 
-as::ActorId pid(std::uint64_t n) { return {0, n}; }
-as::TimePoint at(int ms) { return as::TimePoint{} + std::chrono::milliseconds(ms); }
+using fold_events::at;
+using fold_events::pid;
+using fold_events::spawned;
 
-obs::Event spawned(std::uint64_t n, int ms, std::uint64_t parent = 0) {
-  std::string name = "a";
-  name += std::to_string(n);
-  return {.kind = obs::EventKind::spawned, .time = at(ms), .actor = pid(n), .peer = pid(parent),
-          .name = std::move(name), .text = "T"};
-}
 obs::Event configured(std::uint64_t n, int ms, std::string routing, std::uint32_t workers, std::string settings) {
   obs::Event e = obs::Event::factory_configured(pid(n), std::move(routing), workers, std::move(settings));
   e.time = at(ms);

@@ -50,6 +50,20 @@ void pass_time(as::System& sys, as::Duration d) {
   while (sys.runtime().now() < until) cv.wait_for(lk, std::chrono::milliseconds(1));
 }
 
+/// Sends the System's log lines into `probe` as "log <line>".
+void log_into(Probe& probe, as::System& sys) {
+  sys.set_log_sink([&probe](const as::LogRecord& r) { probe.record("log " + std::string(r.text)); });
+}
+
+/// Waits for a log line that starts with `start` and holds `part`.
+bool logged(Probe& probe, as::System& sys, const std::string& start, const std::string& part) {
+  return probe.wait_until(sys, [&](const std::vector<std::string>& ev) {
+    for (const std::string& e : ev)
+      if (e.rfind("log " + start, 0) == 0 && e.find(part) != std::string::npos) return true;
+    return false;
+  });
+}
+
 /// The acceptance answer as a word: "accepted" or the reason.
 std::string acceptance(as::PendingCall<as::JobAcceptance> pending) {
   auto r = std::move(pending).get();
@@ -289,7 +303,7 @@ class TestFactoryLoad : public QObject {
     Gate never;
     auto sys = make_system();
     as::observe::StatsPoller poller(*sys);
-    sys->set_log_sink([&probe](const as::LogRecord& r) { probe.record("log " + std::string(r.text)); });
+    log_into(probe, *sys);
     as::FactorySpec<Recorder> s = spec(probe, as::Routing::key_persistent, 1);
     s.dead_man = as::DeadManSwitch{200ms, true};
     s.poll_interval = 20ms;
@@ -299,14 +313,8 @@ class TestFactoryLoad : public QObject {
     QVERIFY(probe.wait_for(*sys, "w0 done 8"));
     QCOMPARE(probe.count("build w0"), std::size_t{2});
     QVERIFY(!probe.contains("w0 done 7"));
-    const auto logged = probe.wait_until(*sys, [](const std::vector<std::string>& ev) {
-      for (const std::string& e : ev)
-        if (e.rfind("log factory worker 0 has run the job with key '7' for ", 0) == 0 &&
-            e.find("; it is killed and rebuilt with its queue (the job is lost)") != std::string::npos)
-          return true;
-      return false;
-    });
-    QVERIFY(logged);
+    QVERIFY(logged(probe, *sys, "factory worker 0 has run the job with key '7' for ",
+                   "; it is killed and rebuilt with its queue (the job is lost)"));
     const as::FactoryStats c = counters_of(poller, pool);
     QCOMPARE(c.stuck, std::uint64_t{1});
     QCOMPARE(c.worker_restarts, std::uint64_t{1});
@@ -317,18 +325,14 @@ class TestFactoryLoad : public QObject {
     Gate slow;
     auto sys = make_system();
     as::observe::StatsPoller poller(*sys);
-    sys->set_log_sink([&probe](const as::LogRecord& r) { probe.record("log " + std::string(r.text)); });
+    log_into(probe, *sys);
     as::FactorySpec<Recorder> s = spec(probe, as::Routing::queuer, 1);
     s.dead_man = as::DeadManSwitch{100ms, false};
     s.poll_interval = 20ms;
     Pool pool = as::start_factory<Recorder>(*sys, std::move(s)).value();
     QVERIFY(pool.dispatch(3, held(slow)));
-    const auto reported = probe.wait_until(*sys, [](const std::vector<std::string>& ev) {
-      for (const std::string& e : ev)
-        if (e.find("it is left to run (DeadManSwitch::kill_worker is off)") != std::string::npos) return true;
-      return false;
-    });
-    QVERIFY(reported);
+    QVERIFY(logged(probe, *sys, "factory worker 0 has run the job with key '3' for ",
+                   "; it is left to run (DeadManSwitch::kill_worker is off)"));
     slow.open();
     QVERIFY(probe.wait_for(*sys, "w0 done 3"));
     QCOMPARE(probe.count("build w0"), std::size_t{1});
@@ -443,7 +447,7 @@ class TestFactoryLoad : public QObject {
     QCOMPARE(too_many.error().kind(), as::FactoryError::Kind::too_many_workers);
 
     // At run time, the factory keeps its settings and says why in the log.
-    sys->set_log_sink([&probe](const as::LogRecord& rec) { probe.record("log " + std::string(rec.text)); });
+    log_into(probe, *sys);
     Pool pool = as::start_factory<Recorder>(*sys, spec(probe, as::Routing::queuer, 1)).value();
     QVERIFY(pool.resize(0));
     QVERIFY(probe.wait_for(*sys,

@@ -9,21 +9,18 @@
 
 #include <vector>
 
+#include "fold_events.hpp"
+
 namespace as = actorscope;
 namespace obs = actorscope::observe;
 using namespace std::chrono_literals;
 
 namespace {
 
-as::ActorId pid(std::uint64_t n) { return {0, n}; }
-as::TimePoint at(int ms) { return as::TimePoint{} + std::chrono::milliseconds(ms); }
+using fold_events::at;
+using fold_events::pid;
+using fold_events::spawned;
 
-obs::Event spawned(std::uint64_t n, int ms, std::uint64_t parent = 0) {
-  std::string name = "a";  // (built in steps: GCC 12 misreports -Wrestrict on "a" + s at -O3)
-  name += std::to_string(n);
-  return {.kind = obs::EventKind::spawned, .time = at(ms), .actor = pid(n), .peer = pid(parent),
-          .name = std::move(name), .text = "T"};
-}
 obs::Event started(std::uint64_t n, int ms) { return {.kind = obs::EventKind::started, .time = at(ms), .actor = pid(n)}; }
 obs::Event message(std::uint64_t from, std::uint64_t to, int ms, std::uint64_t trace) {
   return {.kind = obs::EventKind::message_sent, .time = at(ms), .actor = pid(from), .peer = pid(to), .trace = trace,
