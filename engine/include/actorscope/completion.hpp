@@ -2,12 +2,12 @@
 // await, and callbacks can hang off. Actor exits, task results, replies and join sets all use it.
 #pragma once
 
+#include <actorscope/detail/small_mutex.hpp>
 #include <actorscope/runtime.hpp>
 
 #include <boost/intrusive/list.hpp>
 
 #include <atomic>
-#include <mutex>
 #include <string_view>
 #include <utility>
 
@@ -27,8 +27,10 @@ class WaiterNode {
 
  private:
   friend class actorscope::Completion;
-  boost::intrusive::list_member_hook<>
-      hook_;             // in a Completion's waiters (or, being notified, in complete()'s)
+  // Normal links, not Boost's default safe ones (which clear the hook at every unlink): linked_
+  // already says whether the node is in a list.
+  using Hook = boost::intrusive::list_member_hook<boost::intrusive::link_mode<boost::intrusive::normal_link>>;
+  Hook hook_;            // in a Completion's waiters (or, being notified, in complete()'s)
   bool linked_ = false;  // in the waiters: remove() may take it out
 };
 }  // namespace detail
@@ -77,13 +79,14 @@ class Completion {
   }
 
  private:
+  // 24 bytes in all: every actor has one (its exit), so a std::mutex (40 bytes) would cost each
+  // actor more than the rest of the Completion.
   std::atomic<bool> done_{false};
-  bool closed_ = false;  // set under m_ by complete(): no more waiters (beside done_: no padding)
-  std::mutex m_;
+  bool closed_ = false;  // set under m_ by complete(): no more waiters
+  detail::SmallMutex m_;
   using Waiters = boost::intrusive::list<
       detail::WaiterNode,
-      boost::intrusive::member_hook<detail::WaiterNode, boost::intrusive::list_member_hook<>,
-                                    &detail::WaiterNode::hook_>,
+      boost::intrusive::member_hook<detail::WaiterNode, detail::WaiterNode::Hook, &detail::WaiterNode::hook_>,
       boost::intrusive::constant_time_size<false>>;
   Waiters waiters_;  // in arrival order
 };
