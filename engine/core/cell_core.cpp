@@ -34,16 +34,17 @@ CellCore::CellCore(SystemCore& sys, CellConfig config)
     : sys_(sys),
       runtime_(sys.runtime()),
       id_(sys.next_id()),
-      name_(std::move(config.name)),
       type_name_(config.type_name),
       message_tag_(config.message_tag),
+      parked_(config.mailbox_capacity != 0 && config.overflow == Overflow::backpressure ? std::make_unique<ParkedQueue>()
+                                                                                         : nullptr),
       home_(config.placement.host),
       budget_(config.budget == 0 ? 1 : config.budget),
+      capacity_(config.mailbox_capacity),
       kind_(config.kind),
       overflow_(config.overflow),
       bounded_slow_path_(config.overflow == Overflow::drop_oldest || config.overflow == Overflow::backpressure),
-      capacity_(config.mailbox_capacity),
-      parked_(capacity_ != 0 && overflow_ == Overflow::backpressure ? std::make_unique<ParkedQueue>() : nullptr) {}
+      name_(std::move(config.name)) {}
 
 CellCore::~CellCore() = default;
 
@@ -472,7 +473,7 @@ void CellCore::complete_hook(Hook hook, HookResult r) noexcept {
   const bool failed = r.kind == HookResult::Kind::failed;
   switch (hook) {
     case Hook::post_start:
-      if (failed) return finish(ExitKind::failed, std::move(failure_text_), false);
+      if (failed) return finish(ExitKind::failed, std::move(exit_text_), false);
       phase_ = Phase::running;
       advance_status(ActorStatus::running);
       if constexpr (kObserve) {
@@ -492,11 +493,11 @@ void CellCore::complete_hook(Hook hook, HookResult r) noexcept {
         bump(supervision_handled_);
       }
       drop_in_flight();
-      if (failed) finish(ExitKind::failed, std::move(failure_text_), false);
+      if (failed) finish(ExitKind::failed, std::move(exit_text_), false);
       return;
     case Hook::post_stop:
-      if (failed) return finish(ExitKind::failed, std::move(failure_text_), false);
-      return finish(ExitKind::stopped, stop_reason_, true);
+      if (failed) return finish(ExitKind::failed, std::move(exit_text_), false);
+      return finish(ExitKind::stopped, std::move(exit_text_), true);
     case Hook::none:
       return;
   }
@@ -504,7 +505,7 @@ void CellCore::complete_hook(Hook hook, HookResult r) noexcept {
 
 void CellCore::begin_stop(std::string reason) noexcept {
   advance_status(ActorStatus::stopping);
-  stop_reason_ = std::move(reason);
+  exit_text_ = std::move(reason);
   phase_ = Phase::stopping;
   begin_hook(Hook::post_stop, in_hook([&] { return run_post_stop(); }));
 }

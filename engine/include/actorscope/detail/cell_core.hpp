@@ -243,7 +243,7 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
 
   /// A failed hook's result; `text` (what went wrong) is kept until the failure is handled.
   HookResult fail(std::string text) noexcept {
-    failure_text_ = std::move(text);
+    exit_text_ = std::move(text);
     return {HookResult::Kind::failed};
   }
 
@@ -380,21 +380,20 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   void abandon_start(ExitKind kind, std::string text) noexcept;
   void launch() noexcept;
 
-  // -- identity: fixed at construction --
+  // -- identity: fixed at construction (home_ and settled_: once more, by settle()) --
   SystemCore& sys_;
   Runtime& runtime_;
   ActorId id_;
-  std::string name_;
   std::string_view type_name_;
   const void* message_tag_;
-  std::atomic<std::uint32_t> home_;  // a Placement's host: set at construction, or once by settle()
-  bool settled_ = false;             // settle() chose home_: tell the runtime when we exit
+  std::unique_ptr<ParkedQueue> parked_;  // backpressure only
+  std::atomic<std::uint32_t> home_;      // a Placement's host: set at construction, or once by settle()
   std::uint32_t budget_;
+  const std::uint32_t capacity_;         // 0: unbounded
+  bool settled_ = false;                 // settle() chose home_: tell the runtime when we exit
   CellKind kind_;
   const Overflow overflow_;
-  const bool bounded_slow_path_;                 // drop_oldest or backpressure: see begin_bounded_message
-  const std::uint32_t capacity_;                 // 0: unbounded
-  std::unique_ptr<ParkedQueue> parked_;  // backpressure only
+  const bool bounded_slow_path_;  // drop_oldest or backpressure: see begin_bounded_message
 
   // Cross-thread state, in two groups at least a cache line apart, whatever the cell's alignment.
   // Senders write the second group once per message (the inbox CAS, received_); every drain
@@ -402,27 +401,33 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   // cost a cross-core transfer of it per message, in both directions; apart, the first is only read
   // while messages flow. What keeps them apart, and apart from the owner's counters after them, is
   // not padding (it was three lines of it, 192 bytes of every actor) but fields that are cold while
-  // messages flow, each run of them at least 63 bytes long: the identity above (read-only after
-  // construction), the stop and failure texts between the groups (written when the actor stops or
-  // a hook fails), and the tree links after them (written under SystemCore's lock, at spawn and
-  // exit) with the timing clock (written per message only while an observer asks for timing).
+  // messages flow, each run of them at least 63 bytes long: the name and the exit text between the
+  // groups (read-only after construction; written when the actor stops or a hook fails), and the
+  // tree links after them (written under SystemCore's lock, at spawn and exit) with the timing
+  // clock (written per message only while an observer asks for timing). Within each group the
+  // fields are ordered by size, so that no hole is left between them.
 
   // -- cross-thread state that changes rarely --
   std::atomic<std::uint8_t> status_{static_cast<std::uint8_t>(ActorStatus::unstarted)};
   std::atomic<std::uint8_t> sched_{kScheduled};  // the spawner owns the first drain
   std::atomic<bool> kill_{false};
-  std::atomic<StopRequest*> stop_{nullptr};
   // Raised by every producer of lanes 1-3 (kill, stop, wake, supervision) after it has queued its
   // request, so that while messages flow the drain looks at one byte instead of at four lanes.
   std::atomic<std::uint8_t> attention_{0};
   std::atomic<bool> has_parked_{false};  // backpressure: sends wait in parked_
+  // Guarded by SystemCore's structure mutex (with the tree below); written once, at exit.
+  bool children_closed_ = false;
+  std::atomic<StopRequest*> stop_{nullptr};
   MailboxNode drain_marker_;
   Inbox wakes_;
   Inbox supervision_;
 
-  // -- cold: the first spacer (64 bytes); owned by the drain --
-  std::string stop_reason_;
-  std::string failure_text_;  // the last failed hook's (see fail())
+  // -- cold: the first spacer (64 bytes) --
+  std::string name_;
+  // Owned by the drain: the reason of a stop in progress (from begin_stop until post_stop ends), or
+  // a failed hook's text (see fail()) until the failure is handled. Never both: a stop begins only
+  // once no hook is in flight, and only post_stop's own failure comes after it (and replaces it).
+  std::string exit_text_;
 
   // -- written by every sender --
   Inbox messages_{&drain_marker_};
@@ -436,7 +441,7 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   std::atomic<std::uint64_t> dropped_{0};
   std::atomic<std::uint64_t> rejected_{0};
 
-  // -- cold: the second spacer (72 bytes) --
+  // -- cold: the second spacer (64 bytes) --
   // Guarded by SystemCore's structure mutex.
   using ListHook = boost::intrusive::list_member_hook<>;
   template <ListHook CellCore::*H>
@@ -449,7 +454,6 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   using LiveList = List<&CellCore::live_hook_>;
   // Mutable as the lock that guards it: a const cell still lists its children.
   mutable Children children_;  // in link order; the parent holds a reference to each child
-  bool children_closed_ = false;
   TimePoint in_flight_started_{};  // the drain's: when the current message's handler began (with timing)
 
   // -- statistics: by the owner (relaxed stores) --
@@ -469,15 +473,15 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   NodeQueue wake_queue_;
   NodeQueue supervision_queue_;
   NodeQueue message_queue_;
-  Phase phase_ = Phase::created;
-  // Odd while a hook runs on the actor's thread: raised by one as it starts and as it returns. On
-  // the line of the drain's own queues and phase, which every hook's drain reads anyway, so that a
-  // cold cell brings in no line for it (StatsPoller reads it from other threads: an atomic).
+  // Odd while a hook runs on the actor's thread: raised by one as it starts and as it returns. Near
+  // the drain's own queues and phase, which every hook's drain reads anyway, so that a cold cell
+  // brings in no line for it (StatsPoller reads it from other threads: an atomic).
   std::atomic<std::uint64_t> hook_seq_{0};
-  Hook hook_ = Hook::none;  // the suspended hook, if task_ is set
   std::coroutine_handle<> task_{};
   PromiseBase* task_promise_ = nullptr;
   MailboxNode* in_flight_ = nullptr;  // the message or event the current hook is handling
+  Phase phase_ = Phase::created;
+  Hook hook_ = Hook::none;  // the suspended hook, if task_ is set
   bool in_flight_is_supervision_ = false;
 };
 
