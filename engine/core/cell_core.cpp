@@ -288,15 +288,15 @@ inline MailboxNode* CellCore::next_supervision() noexcept {
   return supervision_queue_.pop();
 }
 
-inline MailboxNode* CellCore::next_message() noexcept {
+inline MailboxNode* CellCore::next_message(bool bounded, bool bounded_slow) noexcept {
   if (message_queue_.empty()) {
     message_queue_.append_lifo(messages_.take());
     note_mailbox_depth();
   }
   MailboxNode* n = message_queue_.pop();
-  if (capacity_ != 0 && n != nullptr && n != &drain_marker_) [[unlikely]] {
+  if (bounded && n != nullptr && n != &drain_marker_) [[unlikely]] {
     // A bounded mailbox: the message leaves it now, as its handler is about to begin.
-    if (bounded_slow_path_) return begin_bounded_message(n);
+    if (bounded_slow) return begin_bounded_message(n);
     started_.store(started_.load(std::memory_order_relaxed) + 1, std::memory_order_release);
   }
   return n;
@@ -311,6 +311,9 @@ inline void CellCore::complete_message() noexcept {
 
 CellCore::DrainEnd CellCore::drain() noexcept {
   std::uint32_t budget = budget_;
+  // Fixed at spawn: read once here, so that each message tests a register, not the cell.
+  const bool bounded = capacity_ != 0;
+  const bool bounded_slow = bounded_slow_path_;
   // Whether the last look at lanes 1-3 found them empty, with no hook suspended and the actor
   // running: then, until a producer raises attention_, the drain goes straight to the messages.
   // Any other turn of the loop (a lane served, a hook suspended, a state change) clears it.
@@ -346,7 +349,7 @@ CellCore::DrainEnd CellCore::drain() noexcept {
     }
     if (served == Served::nothing) {
       // Lane 4: messages, up to the budget per drain.
-      MailboxNode* n = next_message();
+      MailboxNode* n = next_message(bounded, bounded_slow);
       if (n == nullptr) {
         if (enter_idle()) {
           quiet = false;  // work came in as we went idle: it may be in any lane
