@@ -1,5 +1,5 @@
 // Host: the run list, the urgent list, the timers, and the handoff events' arrival. The hot path
-// (enqueue, post_slice, run_slice) lives here, in one translation unit with `slice_host`.
+// (post_slice, run_slice) lives here; enqueue is inline in qt_host.hpp, with `slice_host_`.
 #include "qt_host.hpp"
 
 #include <actorscope/detail/spin_wait.hpp>
@@ -19,9 +19,6 @@ namespace actorscope::detail::qt {
 const QEvent::Type HandoffEvent::type = static_cast<QEvent::Type>(QEvent::registerEventType());
 
 namespace {
-
-// The host whose run list the current thread is running (inside Host::run_slice), if any.
-thread_local Host* slice_host = nullptr;
 
 // How long one turn of a host's run list may keep its thread before other events go first.
 constexpr Duration kSlice = std::chrono::microseconds(100);
@@ -63,21 +60,6 @@ void Host::enqueue_urgent(Runnable& work) {
     post_urgent();
   } else if (blocked_in_urgent_.load(std::memory_order_seq_cst) && blocked_in_urgent_.exchange(false)) {
     post_urgent();  // claimed by a turn whose handler sleeps in a nested loop (see keep_nested_loops_fed)
-  }
-}
-
-void Host::enqueue(Runnable& work) {
-  if (slice_host == this) {
-    run_list_.push_local(work);  // we are the consumer, in a slice: it goes on after the others
-    return;
-  }
-  // The inbox's release/acquire orders what the pusher did before the work runs.
-  if (run_list_.push(work)) {
-    post_slice();
-  } else if (blocked_in_slice_.load(std::memory_order_seq_cst) && blocked_in_slice_.exchange(false)) {
-    // The list is claimed by a slice whose handler runs a nested event loop that has gone to
-    // sleep (see keep_nested_loops_fed): nobody else would wake it for this work.
-    post_slice();
   }
 }
 
@@ -230,7 +212,7 @@ void Host::run_urgent() {
 void Host::run_slice() {
   blocked_in_slice_.store(false, std::memory_order_relaxed);  // awake, and consuming
   ++depth_;
-  Host* const outer = std::exchange(slice_host, this);
+  Host* const outer = std::exchange(slice_host_, this);
   const TimePoint end = Clock::now() + kSlice;
   for (;;) {
     // Shutting down: what is left is discarded with the host (workers) or by shutdown() (GUI).
@@ -253,7 +235,7 @@ void Host::run_slice() {
       break;
     }
   }
-  slice_host = outer;
+  slice_host_ = outer;
   --depth_;
 }
 

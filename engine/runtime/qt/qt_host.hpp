@@ -1,6 +1,6 @@
 // Host: the qt runtime's QObject on each of its threads, which runs that thread's actors. Private
-// to engine/runtime/qt. The hot path (enqueue, the posting of a slice, the slice itself) is defined
-// in qt_host.cpp, in one translation unit with the thread-local it reads.
+// to engine/runtime/qt. The hot path is enqueue (inline below, so that QtRuntime::schedule inlines
+// it) and, in qt_host.cpp, the posting of a slice and the slice itself.
 #pragma once
 
 #include "../runnable_inbox.hpp"
@@ -50,8 +50,22 @@ class Host final : public QObject {
       : rt_(rt), index_(index), gui_(gui), accepting_(accepting), settler_(settler), hosts_(hosts) {}
   ~Host() override;
 
-  /// Runs `work` soon on this host, in FIFO order with the other ordinary work. @thread any
-  void enqueue(Runnable& work);
+  /// Runs `work` soon on this host, in FIFO order with the other ordinary work. Inline, with the
+  /// thread-local it reads, so that QtRuntime::schedule costs no call on its way here. @thread any
+  void enqueue(Runnable& work) {
+    if (slice_host_ == this) {
+      run_list_.push_local(work);  // we are the consumer, in a slice: it goes on after the others
+      return;
+    }
+    // The inbox's release/acquire orders what the pusher did before the work runs.
+    if (run_list_.push(work)) {
+      post_slice();
+    } else if (blocked_in_slice_.load(std::memory_order_seq_cst) && blocked_in_slice_.exchange(false)) {
+      // The list is claimed by a slice whose handler runs a nested event loop that has gone to
+      // sleep (see keep_nested_loops_fed): nobody else would wake it for this work.
+      post_slice();
+    }
+  }
 
   /// Runs `work` soon on this host, ahead of the run list: one posted event per burst. @thread any
   void enqueue_urgent(Runnable& work);
@@ -110,6 +124,10 @@ class Host final : public QObject {
     Runnable* work;
     TimePoint deadline;
   };
+  // The host whose run list the current thread is running (inside run_slice), if any.
+  // Constant-initialised, so that reading it from another translation unit needs no TLS init call.
+  static inline thread_local constinit Host* slice_host_ = nullptr;
+
   const QtRuntime& rt_;
   const std::uint32_t index_;
   const bool gui_;
