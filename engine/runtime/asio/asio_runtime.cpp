@@ -89,19 +89,67 @@ struct AsioRuntime::Impl {
         idle_spin(o.effective_idle_spin()),
         wait_spin(o.effective_wait_spin()),
         ioc(static_cast<int>(threads)),
-        work(boost::asio::make_work_guard(ioc)),
-        watch_timer(ioc),
-        timer(ioc) {}
+        work(boost::asio::make_work_guard(ioc)) {
+    if (threads > 1) timer.emplace(ioc);
+  }
 
-  // -- timers: one steady_timer armed for the earliest deadline; every access to it holds timer_m --
-  void arm_locked(TimePoint deadline) {
-    timer.expires_at(deadline);
-    timer.async_wait([this](const boost::system::error_code& ec) {
-      if (ec != boost::asio::error::operation_aborted) on_timer();
+  // -- timers: a deadline map under timer_m, and one way to wake up for its earliest deadline ------
+  //
+  // With a steady_timer on the pool's io_context, Asio keeps its reactor in the handler queue and,
+  // whenever no thread is asleep in it, runs it (an epoll_wait system call) on each pass through
+  // the queue. One thread is never asleep in it while it has work, and a drain that yields passes
+  // through the queue once per budget of messages: one system call per 64 messages, 20-30 ns per
+  // message of a self-message loop, ten times the cost of a ping-pong. So a pool of one thread has
+  // no Asio timer: with nothing to run it sleeps in run_one_until(the earliest deadline), runs what
+  // is due between handlers, and arming a deadline earlier than all the others posts an empty
+  // handler, which wakes it to sleep again for the new one. A larger pool keeps the steady_timer
+  // (its handler runs what is due): there an idle thread sleeps in the reactor, and measured
+  // without it (idle threads on Asio's condition variable instead), messages between actors on two
+  // threads took half as long again (ping-pong 0.9 -> 1.4 us; a call between actors 1.9 -> 3.0 us).
+
+  static constexpr Clock::rep kNoTimer = TimePoint::max().time_since_epoch().count();
+
+  // With the steady_timer (under timer_m): wakes the reactor at `deadline`.
+  void arm_steady_timer_locked(TimePoint deadline) {
+    timer->expires_at(deadline);
+    timer->async_wait([this](const boost::system::error_code& ec) {
+      if (ec != boost::asio::error::operation_aborted) run_due_timers();
     });
   }
 
-  void on_timer() {
+  TimerToken arm_timer(Runnable& work, TimePoint deadline) noexcept {
+    TimerToken token = 0;
+    bool earliest = false;
+    {
+      std::lock_guard lk(timer_m);
+      if (!stopped) {
+        token = next_token++;
+        by_deadline.emplace(std::make_pair(deadline, token), &work);
+        by_token.emplace(token, deadline);
+        if (deadline < armed_for) {
+          armed_for = deadline;
+          next_timer.store(deadline.time_since_epoch().count(), std::memory_order_release);
+          if (timer) {
+            arm_steady_timer_locked(deadline);  // cancels the wait for the later deadline
+          } else {
+            earliest = true;
+          }
+        }
+      }
+    }
+    if (token == 0) {
+      work.discard();
+    } else if (earliest) {
+      boost::asio::post(ioc, [] {});  // the worker asleep until a later deadline (or for good) looks again
+    }
+    return token;
+  }
+
+  // A pool thread between handlers (one thread), or the steady_timer's handler: runs what is due.
+  // Costs one load while nothing is armed, and a clock read while something is.
+  void run_due_timers() {
+    const Clock::rep next = next_timer.load(std::memory_order_acquire);
+    if (next == kNoTimer || next > Clock::now().time_since_epoch().count()) return;
     std::vector<Runnable*> due;
     {
       std::lock_guard lk(timer_m);
@@ -113,34 +161,44 @@ struct AsioRuntime::Impl {
         by_token.erase(it->first.second);
         by_deadline.erase(it);
       }
-      armed_for = TimePoint::max();
-      if (!by_deadline.empty()) {
-        armed_for = by_deadline.begin()->first.first;
-        arm_locked(armed_for);
-      }
-      next_timer.store(armed_for.time_since_epoch().count(), std::memory_order_relaxed);
+      armed_for = by_deadline.empty() ? TimePoint::max() : by_deadline.begin()->first.first;
+      next_timer.store(armed_for.time_since_epoch().count(), std::memory_order_release);
+      if (timer && !by_deadline.empty()) arm_steady_timer_locked(armed_for);
     }
     for (Runnable* r : due) r->run();
   }
 
-  // A worker: runs ready handlers; when there are none, spins for idle_spin watching `queued` and
-  // the next timer before it sleeps in run_one(), because waking a sleeping thread costs far more
-  // than a short spin (bench-reference.md: 1-50 us on this kind of machine).
+  // A worker: runs ready handlers and (one thread) due timers; with nothing to run, sleeps until
+  // the earliest deadline (one thread) or in Asio's reactor. With idle_spin it first spins that
+  // long watching `queued` and the deadline, because waking a sleeping thread costs far more than
+  // a short spin (bench-reference.md: 1-50 us on this kind of machine).
   void run_worker() {
-    if (idle_spin == Duration::zero()) {
+    if (timer && idle_spin == Duration::zero()) {
       ioc.run();
       return;
     }
     while (!ioc.stopped()) {
-      if (ioc.poll() != 0) continue;
-      if (ioc.stopped()) return;
-      const bool more = detail::spin_until(
-          [this] {
-            return queued.load(std::memory_order_relaxed) > 0 ||
-                   next_timer.load(std::memory_order_relaxed) <= Clock::now().time_since_epoch().count();
-          },
-          idle_spin);
-      if (!more) ioc.run_one();
+      if (!timer) run_due_timers();
+      if (idle_spin != Duration::zero()) {
+        if (ioc.poll() != 0) continue;
+        if (ioc.stopped()) return;
+        const bool more = detail::spin_until(
+            [this] {
+              return queued.load(std::memory_order_relaxed) > 0 ||
+                     next_timer.load(std::memory_order_relaxed) <= Clock::now().time_since_epoch().count();
+            },
+            idle_spin);
+        if (more) {
+          if (timer) run_due_timers();  // due before the reactor would have said so
+          continue;
+        }
+      }
+      const Clock::rep next = next_timer.load(std::memory_order_acquire);
+      if (timer || next == kNoTimer) {
+        ioc.run_one();
+      } else if (const TimePoint until{Clock::duration(next)}; until > Clock::now()) {
+        ioc.run_one_until(until);
+      }
     }
   }
 
@@ -233,16 +291,23 @@ struct AsioRuntime::Impl {
   static constexpr std::uint64_t kRunning = 1;
   static std::uint64_t next_item(std::uint64_t t) noexcept { return ((t >> 1) + 1) << 1; }
 
-  // -- the watchdog: one steady_timer wait in flight while `watching`; only its holder touches it --
+  // -- the watchdog: one tick armed while `watching`; only its holder touches it -----------------
+  class WatchTick final : public Runnable {
+   public:
+    explicit WatchTick(Impl& s) noexcept : s_(s) {}
+    void run() noexcept override { s_.on_watch(); }
+    void discard() noexcept override {}  // the pool has stopped: nothing to look at
+
+   private:
+    Impl& s_;
+  };
+
   void arm_watch(Duration period) noexcept {
     watch_period = period;
-    watch_timer.expires_after(period);
-    watch_timer.async_wait([this](const boost::system::error_code& ec) {
-      if (ec != boost::asio::error::operation_aborted) on_watch();
-    });
+    arm_timer(watch_tick, Clock::now() + period);
   }
 
-  // A pool thread with nothing else to do (a timer's handler runs like any other).
+  // A pool thread between handlers (the tick is due).
   void on_watch() noexcept {
     if (!accepting.load(std::memory_order_acquire)) return;
     std::uint64_t seen = turn.load(std::memory_order_acquire);
@@ -268,8 +333,9 @@ struct AsioRuntime::Impl {
   const Duration idle_spin;
   const Duration wait_spin;  // for blocking waits outside the pool; workers use idle_spin
   std::atomic<std::int64_t> queued{0};
-  // The earliest armed deadline (steady_clock ticks), for spinning workers; max when none.
-  std::atomic<Clock::rep> next_timer{TimePoint::max().time_since_epoch().count()};
+  // The earliest armed deadline (steady_clock ticks; kNoTimer when none): what idle workers sleep
+  // until, and what every worker compares the clock with between handlers.
+  std::atomic<Clock::rep> next_timer{kNoTimer};
   boost::asio::io_context ioc;
   std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work;
   std::vector<std::thread> pool;
@@ -280,12 +346,12 @@ struct AsioRuntime::Impl {
   alignas(64) std::atomic<std::uint64_t> turn{0};  // the inbox consumer's item sequence << 1 | running
   alignas(64) std::atomic<bool> watching{false};   // a watchdog wait is in flight
   // The watchdog's own (touched only by whoever holds `watching`):
-  boost::asio::steady_timer watch_timer;
+  WatchTick watch_tick{*this};
   std::uint64_t watched = 0;  // `turn` at the last tick
   Duration watch_period{};
 
   std::mutex timer_m;
-  boost::asio::steady_timer timer;
+  std::optional<boost::asio::steady_timer> timer;  // pools of two threads or more: see "timers" above
   std::map<std::pair<TimePoint, TimerToken>, Runnable*> by_deadline;
   std::unordered_map<TimerToken, TimePoint> by_token;
   TimerToken next_token = 1;
@@ -345,23 +411,7 @@ void AsioRuntime::schedule(Runnable& work, Placement, Urgency urgency) noexcept 
 }
 
 TimerToken AsioRuntime::arm(Runnable& work, TimePoint deadline, Placement) noexcept {
-  Impl& s = *impl_;
-  {
-    std::lock_guard lk(s.timer_m);
-    if (!s.stopped) {
-      const TimerToken token = s.next_token++;
-      s.by_deadline.emplace(std::make_pair(deadline, token), &work);
-      s.by_token.emplace(token, deadline);
-      if (deadline < s.armed_for) {
-        s.armed_for = deadline;
-        s.arm_locked(deadline);  // cancels the wait for the later deadline
-        s.next_timer.store(deadline.time_since_epoch().count(), std::memory_order_relaxed);
-      }
-      return token;
-    }
-  }
-  work.discard();
-  return 0;
+  return impl_->arm_timer(work, deadline);
 }
 
 void AsioRuntime::disarm(TimerToken token) noexcept {
@@ -374,7 +424,7 @@ void AsioRuntime::disarm(TimerToken token) noexcept {
     work = t->second;
     impl_->by_deadline.erase(t);
     impl_->by_token.erase(d);
-    // The steady_timer may still fire for this deadline; on_timer then finds nothing due.
+    // next_timer may still name this deadline: a worker that wakes for it finds nothing due.
   }
   work->discard();
 }
@@ -407,10 +457,10 @@ void AsioRuntime::shutdown() noexcept {
     s.stopped = true;
     timers.swap(s.by_deadline);
     s.by_token.clear();
-    s.timer.cancel();
+    s.next_timer.store(Impl::kNoTimer, std::memory_order_release);
+    if (s.timer) s.timer->cancel();
   }
-  // The watchdog's wait ends with the io_context (its handler checks `accepting` first).
-  for (auto& [key, r] : timers) r->discard();
+  for (auto& [key, r] : timers) r->discard();  // the watchdog's tick among them
   s.work.reset();
   s.ioc.stop();
   for (auto& t : s.pool)
