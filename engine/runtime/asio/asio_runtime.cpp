@@ -97,9 +97,10 @@ struct AsioRuntime::Impl {
   //
   // With a steady_timer on the pool's io_context, Asio keeps its reactor in the handler queue and,
   // whenever no thread is asleep in it, runs it (an epoll_wait system call) on each pass through
-  // the queue. One thread is never asleep in it while it has work, and a drain that yields passes
-  // through the queue once per budget of messages: one system call per 64 messages, 20-30 ns per
-  // message of a self-message loop, ten times the cost of a ping-pong. So a pool of one thread has
+  // the queue. A pool's only thread is never asleep in it while it has work, and a drain that
+  // yields passes through the queue once per budget of messages: one system call per 64 messages,
+  // 20-30 ns per message of a self-message loop, and a ping-pong between two actors on one thread
+  // took 2.5 us instead of 0.28. So a pool of one thread has
   // no Asio timer: with nothing to run it sleeps in run_one_until(the earliest deadline), runs what
   // is due between handlers, and arming a deadline earlier than all the others posts an empty
   // handler, which wakes it to sleep again for the new one. A larger pool keeps the steady_timer
