@@ -101,8 +101,8 @@ void SystemState::reparent(ActorRecord& a, ActorId parent) {
 namespace {
 
 /// Appends to a list that keeps its newest `limit` entries.
-template <class T>
-void push_bounded(std::deque<T>& list, T item, std::size_t limit) {
+template <class List, class T>
+void push_bounded(List& list, T item, std::size_t limit) {
   list.push_back(std::move(item));
   while (list.size() > limit) list.pop_front();
 }
