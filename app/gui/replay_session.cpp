@@ -3,6 +3,7 @@
 #include "gui/replay_session.hpp"
 
 #include "common/format.hpp"
+#include "gui/heap_reserve.hpp"
 
 #include <QElapsedTimer>
 #include <QFileInfo>
@@ -29,7 +30,9 @@ ReplaySession::ReplaySession(const QString& file, std::int64_t session, QObject*
   // where the story begins.
   atTail_ = following_;
   cursor_ = following_ ? info_.end_time : info_.start_time;
+  keepFreedHeap();
   computeState();
+  QTimer::singleShot(0, this, &ReplaySession::warmUp);
   followTimer_.setInterval(100);
   connect(&followTimer_, &QTimer::timeout, this, &ReplaySession::poll);
   // A session without an end is rechecked even when its writer looks gone: it may only be slow.
@@ -89,6 +92,9 @@ void ReplaySession::computeState() {
   pending_ = false;
   QElapsedTimer timer;
   timer.start();
+  // The states the last step replaced go first, so that this one's is made in their memory: no
+  // view has them (the last step's refresh gave every view the state it showed, or reset it).
+  retired_.clear();
   std::vector<std::unique_ptr<observe::SystemState>> retiring;
   // Forward and not far: fold what came in between onto the state at the last place (no keyframe
   // to decode, and, unless the cursor's state has a rest, nothing copied), as a live session folds.
@@ -199,10 +205,27 @@ void ReplaySession::computeState() {
 }
 
 void ReplaySession::retire(std::vector<std::unique_ptr<observe::SystemState>> states) {
-  // The ones retired a step ago go now (no view has them any more); these stay a step, so that the
-  // next state is never made at their addresses. (Freeing them on another thread was measured: on
-  // two cores it slowed the views' refresh that ran beside it by more than it saved.)
+  // They stay until the next step begins, so that the new state cannot be made at the address of
+  // one a view was given before this step's refresh. (Freeing them on another thread was
+  // measured: on two cores it slowed the views' refresh that ran beside it by more than it saved.)
   retired_ = std::move(states);
+}
+
+void ReplaySession::warmUp() {
+  QElapsedTimer timer;
+  timer.start();
+  try {
+    // The state at the end (the biggest, in most recordings) and three copies: what a step holds at
+    // once is the new state beside the one shown, and the centred views' copy of each
+    // (aheadState). Freed here, their memory stays in the heap for the steps.
+    auto end = std::make_unique<observe::SystemState>();
+    SessionReader::FoldPoint point;
+    reader_->prefix_at(info_.id, info_.end_time, *end, point);
+    const std::vector<observe::SystemState> copies(3, *end);
+  } catch (const RecordingError&) {
+    // Only a warm-up: a step that reads the same place reports what is wrong.
+  }
+  warmUpNs_ = static_cast<std::uint64_t>(timer.nsecsElapsed());
 }
 
 const observe::SystemState& ReplaySession::aheadState() const {

@@ -88,6 +88,8 @@ class ReplaySession : public Session {
   static constexpr auto kAheadSpan = std::chrono::seconds(15);  ///< half the flow's widest window
   static constexpr std::size_t kAheadEvents = 2000;             ///< more than the log and flow show
 
+  /// How long warmUp() took (ns; 0 until it has run).
+  std::uint64_t warmUpNs() const noexcept { return warmUpNs_; }
   /// How long the last state computation took (ns).
   std::uint64_t lastStateNs() const noexcept { return lastStateNs_; }
   /// Whether the last state computation folded forward from the state shown (not from a keyframe).
@@ -120,6 +122,11 @@ class ReplaySession : public Session {
 
  private:
   void computeState();
+  /// Run once, on the event loop's turn after the first picture: builds the state at the session's
+  /// end and copies of it, as many as a step holds at once, then frees them, so that the first
+  /// scrub steps find that memory in the heap instead of faulting every page of their new states
+  /// in (see heap_reserve.hpp).
+  void warmUp();
   /// Keeps `states` (replaced by this step) one step, and frees the ones kept before.
   void retire(std::vector<std::unique_ptr<observe::SystemState>> states);
   void refreshInfo();
@@ -139,8 +146,7 @@ class ReplaySession : public Session {
   /// base_ moves on (SessionReader::fold_rest_in_place).
   observe::SystemState::StatsUndo undo_;
   bool undoPending_ = false;
-  /// The states replaced by the last step: kept one step longer, so that the next one is never
-  /// made at the address of one a view was given.
+  /// The states replaced by the last step: kept until the next step begins (see retire()).
   std::vector<std::unique_ptr<observe::SystemState>> retired_;
   mutable std::unique_ptr<observe::SystemState> ahead_, previousAhead_;
   mutable bool aheadCurrent_ = false;
@@ -154,6 +160,7 @@ class ReplaySession : public Session {
   bool atTail_ = false;
   QTimer followTimer_;
   std::uint64_t lastStateNs_ = 0;
+  std::uint64_t warmUpNs_ = 0;
 };
 
 }  // namespace actorscope::gui

@@ -27,12 +27,25 @@
 #include <random>
 #include <thread>
 
+#include <sys/resource.h>
+
 namespace as = actorscope;
 namespace gui = actorscope::gui;
 namespace obs = actorscope::observe;
 using namespace std::chrono_literals;
 
 namespace {
+
+/// Page faults this thread has taken (the trace's: where a step's time goes to fresh memory).
+long threadPageFaults() {
+  rusage usage{};
+#if defined(RUSAGE_THREAD)
+  getrusage(RUSAGE_THREAD, &usage);
+#else
+  getrusage(RUSAGE_SELF, &usage);
+#endif
+  return usage.ru_minflt + usage.ru_majflt;
+}
 
 /// A full-detail stream over `actors` actors: first their spawns and starts (a root, supervisors
 /// of 100 workers each), then messages between workers of a supervisor and to and from the
@@ -243,14 +256,18 @@ int main(int argc, char** argv) {
   const auto range = *replay.timeRange();
   const auto span = range.end - range.start;
   t.restart();
-  QCoreApplication::processEvents();  // the timeline's density and markers (not part of a step)
-  const double timelineMs = t.nsecsElapsed() / 1e6;
+  // The timeline's density and markers, and the replay's warm-up of the heap: what the event loop
+  // does after the first picture, before the user can drag (not part of a step).
+  QCoreApplication::processEvents();
+  const double timelineMs = t.nsecsElapsed() / 1e6 - replay.warmUpNs() / 1e6;
+  const double warmUpMs = replay.warmUpNs() / 1e6;
 
   as::observe::LogHistogram step, state, refresh, paint;
   int folded = 0;  // steps that folded forward from the state shown (the rest started at a keyframe)
   int copied = 0;  // steps whose state had items past the place it folded to, folded onto a copy
   int rests = 0;   // steps whose state had such a rest (copied, or polls applied in place)
   auto oneStep = [&](as::TimePoint at) {
+    const long faults0 = threadPageFaults();
     QElapsedTimer s;
     s.start();
     replay.setCursorNow(at);  // state_at, then updated(): the window refreshes every visible view
@@ -261,10 +278,10 @@ int main(int argc, char** argv) {
     state.record(replay.lastStateNs());
     static const bool trace = qEnvironmentVariableIsSet("ACTORSCOPE_TRACE_STEPS");
     if (trace)
-      std::fprintf(stderr, "step at %.3f s: %s%s, state %.1f ms, refresh %.1f ms, total %.1f ms\n",
+      std::fprintf(stderr, "step at %.3f s: %s%s, state %.1f ms, refresh %.1f ms, total %.1f ms, %ld page faults\n",
                    std::chrono::duration<double>(at - range.start).count(),
                    replay.lastStateFolded() ? "folded" : "keyframe", replay.lastStateCopied() ? "+copy" : "",
-                   ms(replay.lastStateNs()), ms(window.lastRefreshNs()), ms(total));
+                   ms(replay.lastStateNs()), ms(window.lastRefreshNs()), ms(total), threadPageFaults() - faults0);
     if (replay.lastStateFolded()) ++folded;
     if (replay.lastStateCopied()) ++copied;
     if (replay.lastStateHadRest()) ++rests;
@@ -294,8 +311,10 @@ int main(int argc, char** argv) {
       "%dx%d\n",
       static_cast<unsigned long long>(replay.info().events_recorded), replay.state().alive_count(),
       gui::MainWindow::kDefaultSize.width(), gui::MainWindow::kDefaultSize.height());
-  std::printf("  open + first picture: %.1f ms; then the timeline's density and markers: %.1f ms\n", openMs,
-              timelineMs);
+  std::printf(
+      "  open + first picture: %.1f ms; then the timeline's density and markers: %.1f ms, the heap's warm-up: "
+      "%.1f ms\n",
+      openMs, timelineMs, warmUpMs);
   std::printf("  scrub step (%d drag%s + %d jumps): p50 %.1f ms  p99 %.1f ms  max %.1f ms\n", drag,
               reverse ? " backwards" : "", jumps, ms(step.percentile(50)), ms(step.percentile(99)),
               ms(step.max()));
@@ -322,6 +341,7 @@ int main(int argc, char** argv) {
                                       {"actors", static_cast<qint64>(actors)},
                                       {"open_first_picture_ms", openMs},
                                       {"timeline_data_ms", timelineMs},
+                                      {"warm_up_ms", warmUpMs},
                                       {"step_p50_ms", ms(step.percentile(50))},
                                       {"step_p99_ms", ms(step.percentile(99))},
                                       {"step_max_ms", ms(step.max())},
