@@ -580,6 +580,13 @@ std::uint64_t SessionReader::keyframe_seq_at(std::int64_t session, TimePoint t) 
   });
 }
 
+bool SessionReader::advance_is_cheaper(std::int64_t session, const observe::SystemState& state,
+                                       const FoldPoint& point, TimePoint t) const {
+  const auto budget =
+      kKeyframeCostEvents + static_cast<std::uint64_t>(kKeyframeCostPerActor * static_cast<double>(state.actors().size()));
+  return keyframe_seq_at(session, t) < point.seq + budget;
+}
+
 void SessionReader::for_each_event(std::int64_t session, const EventFilter& filter,
                                    const std::function<bool(const observe::Event&)>& visit) const {
   (void)this->session(session);

@@ -108,9 +108,7 @@ void ReplaySession::computeState() {
   }
   if (base_ && pointValid_ && cursor_ >= point_.reach) {
     try {
-      const auto budget = kKeyframeCostEvents +
-                          static_cast<std::uint64_t>(kKeyframeCostPerActor * static_cast<double>(base_->actors().size()));
-      if (reader_->keyframe_seq_at(info_.id, cursor_) < point_.seq + budget) {
+      if (reader_->advance_is_cheaper(info_.id, *base_, point_, cursor_)) {
         complete = reader_->advance(info_.id, *base_, point_, cursor_);
         folded = true;
         // Then moved to a new object (the records stay where they are: a map's nodes move with

@@ -99,12 +99,6 @@ class ReplaySession : public Session {
   bool lastStateCopied() const noexcept { return lastCopied_; }
   /// Whether the last state computation had a rest past the place (copied or applied in place).
   bool lastStateHadRest() const noexcept { return lastRest_; }
-  /// Folding forward is chosen over state_at while the keyframe state_at would start from is no
-  /// more than this many events past the state shown, plus this many per actor: what decoding a
-  /// keyframe image (and freeing the state it replaces) costs, in events folded (measured with
-  /// observatory_scrubbench: about 1.5 events per actor, see docs/PERFORMANCE.md).
-  static constexpr std::uint64_t kKeyframeCostEvents = 1000;
-  static constexpr double kKeyframeCostPerActor = 1.5;
 
   /// "still being written" when a session without an end time was written to within this long.
   static constexpr auto kFollowRecency = std::chrono::seconds(10);

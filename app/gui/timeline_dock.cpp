@@ -259,9 +259,11 @@ void TimelineDock::scanWarnings() {
   if (!replay_ || !scan_ || scan_->running()) return;
   const auto r = *replay_->timeRange();
   // A followed recording is judged up to a second before its tail: what was sent just before the
-  // tail may not all be written yet, and a warning judged early would be marked late.
-  const TimePoint to = replay_->following() ? r.end - std::chrono::seconds(1) : r.end;
-  if (to > r.start) scan_->scanTo(to);
+  // tail may not all be written yet, and a warning judged early would be marked late. Its scan
+  // yields the CPU to the program writing it (a scan folds every event the program records).
+  const bool following = replay_->following();
+  const TimePoint to = following ? r.end - std::chrono::seconds(1) : r.end;
+  if (to > r.start) scan_->scanTo(to, following);
 }
 
 void TimelineDock::showCursor(TimePoint t) {

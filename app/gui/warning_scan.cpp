@@ -8,7 +8,24 @@
 #include <algorithm>
 #include <chrono>
 
+#if defined(__linux__)
+#include <sys/resource.h>
+#include <unistd.h>
+#endif
+
 namespace actorscope::gui {
+namespace {
+
+/// Gives the calling thread the lowest CPU priority: it runs on what other threads leave, and is
+/// not starved outright (CFS still gives it a small share). On Linux a thread's nice value is its
+/// own; elsewhere this does nothing.
+void yieldToOtherPrograms() {
+#if defined(__linux__)
+  setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 19);
+#endif
+}
+
+}  // namespace
 
 std::string WarningMark::label() const {
   std::string who = actorName.empty() ? std::string() : ": " + actorName;
@@ -90,7 +107,7 @@ WarningScanJob::~WarningScanJob() {
   if (thread_.joinable()) thread_.join();
 }
 
-void WarningScanJob::scanTo(TimePoint to) {
+void WarningScanJob::scanTo(TimePoint to, bool yielding) {
   if (running_ || failed_) return;
   if (reached_ && to <= *reached_) {  // nothing new to judge
     emit done();
@@ -98,10 +115,11 @@ void WarningScanJob::scanTo(TimePoint to) {
   }
   if (thread_.joinable()) thread_.join();  // the last run has posted its end, and is ending
   running_ = true;
-  thread_ = std::thread([this, to] { run(to); });
+  thread_ = std::thread([this, to, yielding] { run(to, yielding); });
 }
 
-void WarningScanJob::run(TimePoint to) {
+void WarningScanJob::run(TimePoint to, bool yielding) {
+  if (yielding) yieldToOtherPrograms();
   // Everything below runs on the scan's thread; what the GUI sees is posted to the owner's thread
   // (a functor queued on `this`, dropped if the job is destroyed first).
   const auto post = [this](auto&& f) {

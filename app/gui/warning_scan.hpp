@@ -92,8 +92,10 @@ class WarningScanJob : public QObject {
   ~WarningScanJob() override;
 
   /// Scans on to `to`; ignored while a scan runs (call again when done() came), and after a
-  /// failure (the file could not be read: failed() said why).
-  void scanTo(TimePoint to);
+  /// failure (the file could not be read: failed() said why). `yielding`: the scan's thread runs at
+  /// the lowest CPU priority (nice 19 on Linux), taking only what other programs leave: for a
+  /// recording still being written, whose writer, the user's program, must not be slowed by it.
+  void scanTo(TimePoint to, bool yielding = false);
   bool running() const noexcept { return running_; }
   /// The time reached by the last finished scan (empty before one finished).
   std::optional<TimePoint> reached() const noexcept { return reached_; }
@@ -108,7 +110,7 @@ class WarningScanJob : public QObject {
   void failed(const QString& message);
 
  private:
-  void run(TimePoint to);
+  void run(TimePoint to, bool yielding);
 
   QString file_;
   std::int64_t session_;

@@ -10,12 +10,18 @@
 #include <malloc.h>
 #include <time.h>
 
+#if defined(__linux__)
+#include <sys/resource.h>
+#include <unistd.h>
+#endif
+
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -45,23 +51,71 @@ TimePoint fraction_of(const SessionInfo& s, double f) {
   return s.start_time + std::chrono::duration_cast<Duration>(s.duration() * f);
 }
 
-/// What the replay window asks for on each refresh of a followed file: the session (its end moves),
-/// the timeline of its whole span, and the state at its end. Returns the events it has seen.
-std::uint64_t poll_like_the_window(const SessionReader& r, std::int64_t id) {
-  const SessionInfo s = r.session(id);
-  (void)r.density(id, s.start_time, s.end_time, 800);
-  (void)r.markers(id, s.start_time, s.end_time);
-  (void)r.state_at(id, s.end_time);
-  return s.events_recorded;
+/// Lowers the calling thread to the lowest CPU priority, as the observatory's warnings scan of a
+/// followed recording does (app/gui/warning_scan.cpp). Linux: a thread's nice value is its own.
+void yield_to_other_programs() {
+#if defined(__linux__)
+  setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 19);
+#endif
 }
 
+/// This thread's CPU time so far, ns.
+std::int64_t thread_cpu_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return std::int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
+}
+
+/// What the replay window does to follow a file, poll by poll (ReplaySession::poll, TimelineDock):
+/// it re-reads the session (its end moves); when it grew, the cursor at the tail moves the state
+/// shown there, folding what came since onto it while that is cheaper than starting again from the
+/// keyframe before the end (SessionReader::advance_is_cheaper, the window's own rule); and at most
+/// once a second, the timeline reads its density over the whole span and its markers.
+class WindowFollow {
+ public:
+  /// One poll; returns the events the session had when it was read (all of them folded by then).
+  /// After a RecordingError, poll a new WindowFollow: the state may be part of the way.
+  std::uint64_t poll(const SessionReader& r, std::int64_t id) {
+    const SessionInfo s = r.session(id);
+    if (!shown_ || s.end_time > end_) {
+      if (shown_ && r.advance_is_cheaper(id, *shown_, shown_at_, s.end_time)) {
+        r.advance(id, *shown_, shown_at_, s.end_time);
+      } else {
+        shown_ = std::make_unique<obs::SystemState>();
+        r.prefix_at(id, s.end_time, *shown_, shown_at_);
+      }
+    }
+    end_ = s.end_time;
+    const auto now = Clock::now();
+    if (!timeline_read_ || now - *timeline_read_ >= std::chrono::seconds(1)) {
+      (void)r.density(id, s.start_time, s.end_time, 800);
+      (void)r.markers(id, s.start_time, s.end_time);
+      timeline_read_ = now;
+    }
+    return s.events_recorded;
+  }
+
+ private:
+  std::unique_ptr<obs::SystemState> shown_;
+  SessionReader::FoldPoint shown_at_;
+  TimePoint end_{};
+  std::optional<Clock::time_point> timeline_read_;
+};
+
 /// A reader thread that follows `file` (session `id`) every `every` until stopped, noting when each
-/// poll was done and what it had seen. It waits for the file to become readable (the writer may not
-/// have made it yet). The wait between polls is the poll interval, not a synchronisation.
+/// poll was done and what it had seen, and beside it the window's warnings scan: a thread of its
+/// own at the lowest priority that, once a second, folds everything recorded since onto a state of
+/// its own (WarningScanJob on a followed file; the rules it judges at each step are views code, not
+/// run here). Both wait for the file to become readable (the writer may not have made it yet). The
+/// waits between polls are the poll intervals, not a synchronisation.
 class Follower {
  public:
   Follower(std::filesystem::path file, std::int64_t id, std::chrono::milliseconds every)
-      : file_(std::move(file)), id_(id), every_(every), thread_([this] { run(); }) {}
+      : file_(std::move(file)),
+        id_(id),
+        every_(every),
+        thread_([this] { run(); }),
+        scan_thread_([this] { scan(); }) {}
   ~Follower() { stop(); }
   Follower(const Follower&) = delete;
   Follower& operator=(const Follower&) = delete;
@@ -73,47 +127,77 @@ class Follower {
     }
     cv_.notify_all();
     if (thread_.joinable()) thread_.join();
+    if (scan_thread_.joinable()) scan_thread_.join();
   }
   /// After stop(): (when a poll was done, the events it had seen), in order.
   const std::vector<std::pair<Clock::time_point, std::uint64_t>>& seen() const { return seen_; }
-  const std::optional<std::string>& error() const { return error_; }
-  /// After stop(): the CPU time the follower's thread used, ns.
+  const std::optional<std::string>& error() const { return error_ ? error_ : scan_error_; }
+  /// After stop(): the CPU time the polling thread used, and the scan's, ns.
   std::int64_t cpu_ns() const { return cpu_ns_; }
+  std::int64_t scan_cpu_ns() const { return scan_cpu_ns_; }
 
  private:
-  void run() {
-    struct CpuClock {  // this thread's CPU time, counted into cpu_ns_ however run() returns
-      std::int64_t& out;
-      ~CpuClock() {
-        timespec ts{};
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-        out = std::int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
-      }
-    } cpu{cpu_ns_};
+  /// Runs `poll` every `interval` until stopped, with a SessionReader it opens (again) as needed; a
+  /// RecordingError that says the file or session is not there yet is retried, any other ends the
+  /// loop in `error`. `reset` is called whenever the reader is dropped.
+  template <class Poll, class Reset>
+  void poll_every(std::chrono::milliseconds interval, std::optional<std::string>& error, Poll&& poll, Reset&& reset) {
     std::optional<SessionReader> reader;
     auto next = Clock::now();
+    bool polled = false;
     for (;;) {
       try {
         if (!reader) reader.emplace(file_);
-        const std::uint64_t events = poll_like_the_window(*reader, id_);
-        seen_.emplace_back(Clock::now(), events);
+        poll(*reader);
+        polled = true;
       } catch (const RecordingError& e) {
         // Not made yet, or its session not begun (or, before the file is in WAL mode, its making
         // holds a lock): the next poll tries again. Anything else is an error of the follower that
         // the measurement reports.
         using K = RecordingError::Kind;
         const bool not_yet = e.kind() == K::cannot_open || e.kind() == K::no_such_session ||
-                             e.kind() == K::not_a_recording || (e.kind() == K::locked && seen_.empty());
+                             e.kind() == K::not_a_recording || (e.kind() == K::locked && !polled);
         if (!not_yet) {
-          error_ = e.what();
+          error = e.what();
           return;
         }
+        reset();
         reader.reset();
       }
-      next += every_;
+      next += interval;
       std::unique_lock lk(m_);
       if (cv_.wait_until(lk, next, [&] { return stop_; })) return;
     }
+  }
+
+  void run() {
+    std::optional<WindowFollow> window;
+    poll_every(
+        every_, error_,
+        [&](const SessionReader& r) {
+          if (!window) window.emplace();
+          seen_.emplace_back(Clock::now(), window->poll(r, id_));
+        },
+        [&] { window.reset(); });
+    cpu_ns_ = thread_cpu_ns();
+  }
+
+  void scan() {
+    yield_to_other_programs();
+    std::unique_ptr<obs::SystemState> state;
+    SessionReader::FoldPoint at;
+    poll_every(
+        std::chrono::seconds(1), scan_error_,
+        [&](const SessionReader& r) {
+          const SessionInfo s = r.session(id_);
+          if (!state) {
+            state = std::make_unique<obs::SystemState>();
+            r.prefix_at(id_, s.start_time, *state, at);
+          }
+          if (s.end_time >= at.reach) r.advance(id_, *state, at, s.end_time);
+        },
+        [&] { state.reset(); });
+    scan_cpu_ns_ = thread_cpu_ns();
   }
 
   std::filesystem::path file_;
@@ -123,9 +207,10 @@ class Follower {
   std::condition_variable cv_;
   bool stop_ = false;
   std::vector<std::pair<Clock::time_point, std::uint64_t>> seen_;
-  std::optional<std::string> error_;
-  std::int64_t cpu_ns_ = 0;
-  std::thread thread_;  // last: it starts once everything above is ready
+  std::optional<std::string> error_, scan_error_;
+  std::int64_t cpu_ns_ = 0, scan_cpu_ns_ = 0;
+  std::thread thread_;       // last: they start once everything above is ready
+  std::thread scan_thread_;
 };
 
 /// Linux's /proc/self/status field `name` ("VmHWM"), in bytes.
@@ -262,6 +347,7 @@ FollowLatencySample follow_latency(const std::filesystem::path& file, std::chron
     seen = follower.seen();
     follower_error = follower.error();
     out.follower_cpu_ns = follower.cpu_ns();
+    out.scan_cpu_ns = follower.scan_cpu_ns();
     const Recorder::Progress p = recorder.progress();
     if (p.error) throw MeasurementError("the recorder failed: " + *p.error);
     out.dropped = p.events_dropped;
@@ -294,6 +380,7 @@ FollowedThroughputSample followed_throughput(const std::filesystem::path& file, 
     if (follower.error()) throw MeasurementError("the follower failed: " + *follower.error());
     out.polls = follower.seen().size();
     out.follower_cpu_ns = follower.cpu_ns();
+    out.scan_cpu_ns = follower.scan_cpu_ns();
   };
   if (followed_first) followed();
   out.alone = recorder_throughput(file, events);
@@ -506,6 +593,7 @@ class FollowLatency final : public Workload {
     events_ += r.events;
     polls_ += r.polls;
     cpu_ns_ += r.follower_cpu_ns;
+    scan_cpu_ns_ += r.scan_cpu_ns;
     std::vector<double> sorted = r.latencies;
     std::sort(sorted.begin(), sorted.end());
     Sample s;
@@ -515,14 +603,15 @@ class FollowLatency final : public Workload {
   }
   std::string note() const override {
     return with_commas(events_) + " events committed in all, " + with_commas(polls_) + " polls using " +
-           per_poll(cpu_ns_, polls_) + " of CPU each; one latency per commit of the writer";
+           per_poll(cpu_ns_, polls_) + " of CPU each (the warnings scan beside them, at the lowest priority: " +
+           per_poll(scan_cpu_ns_, 1) + " in all); one latency per commit of the writer";
   }
 
  private:
   std::chrono::milliseconds duration_;
   TempDir dir_;
   std::uint64_t events_ = 0, polls_ = 0;
-  std::int64_t cpu_ns_ = 0;
+  std::int64_t cpu_ns_ = 0, scan_cpu_ns_ = 0;
 };
 
 Benchmark follow_latency_benchmark() {
@@ -532,7 +621,10 @@ Benchmark follow_latency_benchmark() {
   i.description =
       "A Recorder at full detail records an asio System whose actor is sent 10,000 messages a second (20,000 "
       "events) for 3 s a sample (1 s in a quick run); a reader thread polls the file every 100 ms as the "
-      "replay window would (session, density(800), markers, state_at the end). Each commit's latency is "
+      "replay window does (the session; the state shown moved to the end, folding what came since or from "
+      "the keyframe before it, whichever is cheaper; density(800) and markers at most once a second), with "
+      "the window's warnings scan beside it (a thread at the lowest priority folding everything once a "
+      "second). Each commit's latency is "
       "from when the recorder had committed it (looked at every ms) to the end of the first poll that saw "
       "it; the value is a sample's median, the distribution pools every commit.";
   i.measure = Measure::latency;
@@ -567,6 +659,7 @@ class FollowedThroughput final : public Workload {
     if (r.alone.dropped != 0 || r.followed.dropped != 0) throw WorkloadError("the recorder dropped events");
     polls_ += r.polls;
     cpu_ns_ += r.follower_cpu_ns;
+    scan_cpu_ns_ += r.scan_cpu_ns;
     Sample s;
     s.value = r.ratio();
     s.phases = {{"alone", static_cast<double>(r.alone.ns)}, {"followed", static_cast<double>(r.followed.ns)}};
@@ -574,15 +667,15 @@ class FollowedThroughput final : public Workload {
   }
   std::string note() const override {
     return quick_note(events_, kFollowedEvents) + with_commas(polls_) + " polls by the follower in all, using " +
-           per_poll(cpu_ns_, polls_) +
-           " of CPU each; the value is followed throughput over alone (1 = no loss)";
+           per_poll(cpu_ns_, polls_) + " of CPU each (the warnings scan beside them, at the lowest priority: " +
+           per_poll(scan_cpu_ns_, 1) + " in all); the value is followed throughput over alone (1 = no loss)";
   }
 
  private:
   std::uint64_t events_;
   TempDir dir_;
   std::uint64_t samples_ = 0, polls_ = 0;
-  std::int64_t cpu_ns_ = 0;
+  std::int64_t cpu_ns_ = 0, scan_cpu_ns_ = 0;
 };
 
 Benchmark followed_throughput_benchmark() {
@@ -591,8 +684,10 @@ Benchmark followed_throughput_benchmark() {
   i.group = "replay";
   i.description =
       "Recorder throughput at full detail (500,000 synthetic events, zero drops; 100,000 in a quick run) "
-      "once alone and once while a reader thread follows the file every 50 ms as the replay window would "
-      "(session, density(800), markers, state_at the end), back to back in alternating order. The value is "
+      "once alone and once while a reader thread follows the file every 50 ms as the replay window does "
+      "(every 100 ms in the window; the session, the state shown moved to the end, density(800) and markers "
+      "at most once a second, and the warnings scan beside it at the lowest priority), back to back in "
+      "alternating order. The value is "
       "the followed throughput over the throughput alone: 0.95 is a 5 % drop. The phases are the two times.";
   i.measure = Measure::ratio;
   i.unit = std::string("×");

@@ -60,18 +60,22 @@ ReplayMemorySample replay_memory(const ReplayFile& recording);
 
 struct FollowLatencySample {
   /// One per commit of the writer: from when its commit was seen to be done to when a reader's
-  /// poll had shown it (session, density, markers and state_at done), ns.
+  /// poll had shown it (the state shown had folded it), ns.
   std::vector<double> latencies;
   std::uint64_t events = 0;   ///< events the writer committed during the sample
   std::uint64_t dropped = 0;  ///< events the recorder dropped (0 unless it could not keep up)
   std::uint64_t polls = 0;
   std::int64_t follower_cpu_ns = 0;  ///< the CPU time the reader's thread used
+  std::int64_t scan_cpu_ns = 0;      ///< the CPU time the warnings scan's thread used (lowest priority)
 };
 
 /// A System on asio with a Recorder at full detail writing `file` (replaced); a driver thread sends
 /// `messages_per_second` messages a second (two events each) to an actor, for `duration`. A reader
-/// thread polls the file every `poll_every`, as the replay window would (session(id), then
-/// density(800) and markers of the whole span and state_at its end), and a watcher thread notes
+/// thread polls the file every `poll_every` as the replay window does (session(id); the state
+/// shown moved to the end, by advance or from a keyframe as SessionReader::advance_is_cheaper
+/// says; density(800) and markers of the whole span at most once a second), with the window's
+/// warnings scan beside it (a lowest-priority thread folding everything once a second), and a
+/// watcher thread notes
 /// when each commit is done (the recorder's committed count, looked at every millisecond: a
 /// commit's time is known to within about 1 ms, late, which shortens the latencies by as much).
 FollowLatencySample follow_latency(const std::filesystem::path& file, std::chrono::milliseconds duration,
@@ -85,13 +89,15 @@ struct FollowedThroughputSample {
   ThroughputSample followed;
   std::uint64_t polls = 0;           ///< the follower's polls during the followed run
   std::int64_t follower_cpu_ns = 0;  ///< the CPU time the follower's thread used
+  std::int64_t scan_cpu_ns = 0;      ///< the CPU time the warnings scan's thread used (lowest priority)
   double ratio() const noexcept {
     return alone.events_per_second() > 0 ? followed.events_per_second() / alone.events_per_second() : 0;
   }
 };
 
 /// recorder_throughput of `events`, once alone and once with a reader thread following the file
-/// every `poll_every` as the replay window would; `followed_first` says which runs first.
+/// every `poll_every` as the replay window does (see follow_latency); `followed_first` says which
+/// runs first.
 FollowedThroughputSample followed_throughput(
     const std::filesystem::path& file, std::uint64_t events, bool followed_first,
     std::chrono::milliseconds poll_every = std::chrono::milliseconds(50));

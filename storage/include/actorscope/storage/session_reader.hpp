@@ -239,6 +239,15 @@ class SessionReader {
                           observe::SystemState::StatsUndo& undo) const;
   /// The seq of the keyframe state_at(t) starts from (0: the session's first, the empty state).
   std::uint64_t keyframe_seq_at(std::int64_t session, TimePoint t) const;
+  /// Whether to advance `state` (the state at `point`) to `t` rather than make it again with
+  /// prefix_at(t): while the keyframe prefix_at would start from is no more than a keyframe's
+  /// decoding past `point`, kKeyframeCostEvents events plus kKeyframeCostPerActor per actor of the
+  /// state (decoding an image and freeing the state it replaces, in events folded: measured with
+  /// observatory_scrubbench, see docs/PERFORMANCE.md). Needs t >= point.reach, as advance does.
+  bool advance_is_cheaper(std::int64_t session, const observe::SystemState& state, const FoldPoint& point,
+                          TimePoint t) const;
+  static constexpr std::uint64_t kKeyframeCostEvents = 1000;
+  static constexpr double kKeyframeCostPerActor = 1.5;
 
   /// Streams a session's events in order (seq) through `visit` until it returns false.
   void for_each_event(std::int64_t session, const EventFilter& filter,
