@@ -3,6 +3,7 @@
 
 #include "../runnable_inbox.hpp"
 
+#include <actorscope/detail/message_pool.hpp>
 #include <actorscope/detail/spin_wait.hpp>
 
 #include <boost/asio/defer.hpp>
@@ -46,10 +47,28 @@ class QueuedMark {
   std::atomic<std::int64_t>* queued_;
 };
 
+// Where Asio allocates the operation that carries a posted handler. Its own recycling keeps a
+// couple of blocks per thread, which works when a thread frees what it allocated; a drain posted
+// by one pool thread and run by the other is allocated on one and freed on the other, so the
+// poster's cache is always empty (a memalign) and the runner's always full (a free into another
+// thread's arena). The engine's MessagePool hands blocks between threads in batches instead.
+template <class T>
+struct PooledOps {
+  using value_type = T;
+  PooledOps() noexcept = default;
+  template <class U>
+  PooledOps(const PooledOps<U>&) noexcept {}  // implicit: Asio rebinds it to its operation type
+  T* allocate(std::size_t n) { return static_cast<T*>(detail::MessagePool::allocate(n * sizeof(T))); }
+  void deallocate(T* p, std::size_t n) noexcept { detail::MessagePool::deallocate(p, n * sizeof(T)); }
+  friend bool operator==(PooledOps, PooledOps) noexcept { return true; }
+};
+
 // A posted Runnable. If Asio destroys the handler without calling it (the pool stopped), the
 // work is discarded, so every scheduled Runnable hears exactly one of run() or discard().
 class RunHandler {
  public:
+  using allocator_type = PooledOps<void>;
+  allocator_type get_allocator() const noexcept { return {}; }
   RunHandler(Runnable* r, std::atomic<std::int64_t>* queued) noexcept : r_(r), mark_(queued) {}
   RunHandler(RunHandler&& o) noexcept : r_(std::exchange(o.r_, nullptr)), mark_(std::move(o.mark_)) {}
   RunHandler& operator=(RunHandler&&) = delete;
