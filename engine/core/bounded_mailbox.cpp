@@ -43,19 +43,19 @@ bool CellCore::take_slot() noexcept {
 
 Pushed CellCore::push_bounded(MessageNode& n, bool try_only, bool own) noexcept {
   // Backpressured senders get in in the order they began to wait: nobody overtakes the queue.
-  const bool queue_behind = parked_ && has_parked_.load(std::memory_order_acquire);
+  const bool queue_behind = overflow_ == Overflow::backpressure && has_parked_.load(std::memory_order_acquire);
   bool evict = false;
   if (queue_behind || !take_slot()) {
     if (queue_behind || try_only || overflow_ == Overflow::reject || overflow_ == Overflow::backpressure)
       return Pushed::full;
     if (overflow_ == Overflow::drop_newest) {
-      dropped_.fetch_add(1, std::memory_order_relaxed);
+      bounded_->dropped.fetch_add(1, std::memory_order_relaxed);
       destroy_message(n);
       return Pushed::dropped;
     }
     // drop_oldest: the new message takes the oldest one's slot. The eviction is counted before the
     // message is queued, so that a drain that takes the message also sees the eviction it owes.
-    dropped_.fetch_add(1, std::memory_order_release);
+    bounded_->dropped.fetch_add(1, std::memory_order_release);
     evict = true;
   }
   if (own) {
@@ -65,22 +65,23 @@ Pushed CellCore::push_bounded(MessageNode& n, bool try_only, bool own) noexcept 
     return Pushed::queued;
   }
   // The lane closed under us (its messages are all discarded now): give the slot or the eviction back.
-  (evict ? dropped_ : received_).fetch_sub(1, std::memory_order_relaxed);
+  (evict ? bounded_->dropped : received_).fetch_sub(1, std::memory_order_relaxed);
   return Pushed::closed;
 }
 
 MailboxNode* CellCore::begin_bounded_message(MailboxNode* n) noexcept {
   if (overflow_ == Overflow::drop_oldest) {
     // The oldest waiting messages make room for newer ones: as many as were evicted, in order.
-    while (discarded_ < dropped_.load(std::memory_order_acquire)) {
-      ++discarded_;
+    Bounded& b = *bounded_;
+    while (b.discarded < b.dropped.load(std::memory_order_acquire)) {
+      ++b.discarded;
       destroy_message(*n);
       if (message_queue_.empty()) message_queue_.append_lifo(messages_.take());
       n = message_queue_.pop();
       if (n == nullptr || n == &drain_marker_) return n;
     }
   }
-  if (!parked_) {
+  if (overflow_ != Overflow::backpressure) {
     started_.store(started_.load(std::memory_order_relaxed) + 1, std::memory_order_release);
     return n;
   }
@@ -92,7 +93,7 @@ MailboxNode* CellCore::begin_bounded_message(MailboxNode* n) noexcept {
 }
 
 void CellCore::admit_parked_locked(Settled& settled) noexcept {
-  ParkedQueue& q = *parked_;
+  ParkedQueue& q = bounded_->parked;
   while (!q.waiting.empty() && take_slot()) {
     ParkedSend& p = q.waiting.front();
     q.waiting.pop_front();
@@ -110,20 +111,21 @@ void CellCore::admit_parked_locked(Settled& settled) noexcept {
 
 void CellCore::admit_parked() noexcept {
   Settled settled;
-  std::lock_guard lk(parked_->m);
+  std::lock_guard lk(bounded_->parked.m);
   admit_parked_locked(settled);
 }
 
 void CellCore::park(ParkedSend& p) noexcept {
   Settled settled;  // declared first: its senders are told after the lock is released
-  std::lock_guard lk(parked_->m);
+  ParkedQueue& q = bounded_->parked;
+  std::lock_guard lk(q.m);
   p.retain();  // held by the queue, or by `settled`
-  if (parked_->closed || !accepts_messages()) {
+  if (q.closed || !accepts_messages()) {
     p.state_.store(ParkedSend::State::closed, std::memory_order_release);
     settled.list.push_back(p);
     return;
   }
-  parked_->waiting.push_back(p);
+  q.waiting.push_back(p);
   // Pairs with the drain's store of started_ (see begin_bounded_message): a slot freed before the
   // drain could see us is taken here.
   has_parked_.store(true, std::memory_order_seq_cst);
@@ -132,11 +134,12 @@ void CellCore::park(ParkedSend& p) noexcept {
 
 bool CellCore::withdraw(ParkedSend& p) noexcept {
   {
-    std::lock_guard lk(parked_->m);
+    ParkedQueue& q = bounded_->parked;
+    std::lock_guard lk(q.m);
     if (p.state_.load(std::memory_order_relaxed) != ParkedSend::State::parked) return false;
-    parked_->waiting.erase(parked_->waiting.iterator_to(p));
+    q.waiting.erase(q.waiting.iterator_to(p));
     p.state_.store(ParkedSend::State::withdrawn, std::memory_order_release);
-    has_parked_.store(!parked_->waiting.empty(), std::memory_order_seq_cst);
+    has_parked_.store(!q.waiting.empty(), std::memory_order_seq_cst);
   }
   p.release();  // the queue's reference; the caller holds its own
   return true;
@@ -144,15 +147,20 @@ bool CellCore::withdraw(ParkedSend& p) noexcept {
 
 void CellCore::close_parked() noexcept {
   Settled settled;
-  std::lock_guard lk(parked_->m);
-  parked_->closed = true;
-  while (!parked_->waiting.empty()) {
-    ParkedSend& p = parked_->waiting.front();
-    parked_->waiting.pop_front();
+  ParkedQueue& q = bounded_->parked;
+  std::lock_guard lk(q.m);
+  q.closed = true;
+  while (!q.waiting.empty()) {
+    ParkedSend& p = q.waiting.front();
+    q.waiting.pop_front();
     p.state_.store(ParkedSend::State::closed, std::memory_order_release);
     settled.list.push_back(p);
   }
   has_parked_.store(false, std::memory_order_seq_cst);
 }
+
+void CellCore::count_rejected() noexcept { bounded_->rejected.fetch_add(1, std::memory_order_relaxed); }
+
+std::uint64_t CellCore::evicted() const noexcept { return bounded_->dropped.load(std::memory_order_relaxed); }
 
 }  // namespace actorscope::detail

@@ -34,10 +34,8 @@ CellCore::CellCore(SystemCore& sys, CellConfig config)
     : sys_(sys),
       runtime_(sys.runtime()),
       id_(sys.next_id()),
-      type_name_(config.type_name),
-      message_tag_(config.message_tag),
-      parked_(config.mailbox_capacity != 0 && config.overflow == Overflow::backpressure ? std::make_unique<ParkedQueue>()
-                                                                                         : nullptr),
+      type_(config.type),
+      bounded_(config.mailbox_capacity != 0 ? std::make_unique<Bounded>() : nullptr),
       home_(config.placement.host),
       budget_(config.budget == 0 ? 1 : config.budget),
       capacity_(config.mailbox_capacity),
@@ -46,7 +44,16 @@ CellCore::CellCore(SystemCore& sys, CellConfig config)
       bounded_slow_path_(config.overflow == Overflow::drop_oldest || config.overflow == Overflow::backpressure),
       name_(std::move(config.name)) {}
 
-CellCore::~CellCore() = default;
+CellCore::~CellCore() { delete timing_.load(std::memory_order_relaxed); }
+
+CellCore::Timing* CellCore::timing() noexcept {
+  Timing* t = timing_.load(std::memory_order_relaxed);
+  if (t == nullptr) [[unlikely]] {
+    t = new (std::nothrow) Timing;
+    timing_.store(t, std::memory_order_release);  // stats() reads its counters from other threads
+  }
+  return t;
+}
 
 // Makes a cell the current actor of this thread for a scope. Scopes nest: a Qt handler may run a
 // nested event loop that drains another actor.
@@ -75,20 +82,22 @@ ActorStats CellCore::stats() const noexcept {
   s.child_failures = child_failures_.load(std::memory_order_relaxed);
   s.mailbox_capacity = capacity_;
   s.overflow = overflow_;
-  if (capacity_ != 0) {
-    s.dropped = dropped_.load(std::memory_order_relaxed);
-    s.rejected = rejected_.load(std::memory_order_relaxed);
+  if (bounded_) {
+    s.dropped = bounded_->dropped.load(std::memory_order_relaxed);
+    s.rejected = bounded_->rejected.load(std::memory_order_relaxed);
   }
   // A bounded mailbox counts what waits (its capacity's measure); an unbounded one also the message
   // being handled.
   const std::uint64_t depth = capacity_ != 0 ? bounded_depth() : s.received - s.handled;
   s.mailbox_depth = s.status == ActorStatus::stopped ? 0 : depth;
   s.mailbox_max = std::max(mailbox_max_.load(std::memory_order_relaxed), s.mailbox_depth);
-  s.timed = timed_.load(std::memory_order_relaxed);
-  s.queue_time =
-      observe::duration_from_ns(static_cast<std::int64_t>(queue_ns_.load(std::memory_order_relaxed)));
-  s.handling_time =
-      observe::duration_from_ns(static_cast<std::int64_t>(handling_ns_.load(std::memory_order_relaxed)));
+  if (const Timing* t = timing_.load(std::memory_order_acquire)) {
+    s.timed = t->timed.load(std::memory_order_relaxed);
+    s.queue_time =
+        observe::duration_from_ns(static_cast<std::int64_t>(t->queue_ns.load(std::memory_order_relaxed)));
+    s.handling_time =
+        observe::duration_from_ns(static_cast<std::int64_t>(t->handling_ns.load(std::memory_order_relaxed)));
+  }
   const std::uint64_t hooks = hook_seq_.load(std::memory_order_relaxed);
   s.hook_runs = (hooks + 1) / 2;
   s.in_hook = (hooks & 1) != 0;
@@ -367,8 +376,8 @@ CellCore::DrainEnd CellCore::drain() noexcept {
           // Only a message that was timed when it was sent is timed now (at sampled timing, the
           // sampled ones): the others cost no clock read.
           if (sys_.observing() & (kTiming | kSampledTiming)) [[unlikely]]
-            in_flight_started_ =
-                static_cast<MessageNode*>(n)->enqueued_ns != 0 ? runtime_.now() : TimePoint{};
+            if (Timing* t = timing())
+              t->started = static_cast<MessageNode*>(n)->enqueued_ns != 0 ? runtime_.now() : TimePoint{};
         }
         if (const HookResult r = in_hook([&] { return run_message(*n); }); r.kind == HookResult::Kind::done)
             [[likely]] {
@@ -540,7 +549,7 @@ void CellCore::close_lanes() noexcept {
   // Messages that were accepted but will never be handled. Their destructors run here, so a
   // reply port inside one tells its caller that no reply is coming.
   rest.append_lifo(messages_.close());
-  if (parked_) close_parked();  // senders waiting for room get their messages back
+  if (bounded_ && overflow_ == Overflow::backpressure) close_parked();  // senders waiting for room get their messages back
   while (MailboxNode* n = message_queue_.pop())
     if (n != &drain_marker_) destroy_message(*n);
   while (MailboxNode* n = rest.pop())

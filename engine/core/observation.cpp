@@ -72,18 +72,19 @@ void CellCore::note_send(MessageNode& n, std::uint8_t obs, std::string_view type
 void CellCore::observe_handled(bool failed) noexcept {
   const std::uint8_t obs = sys_.observing();
   auto& n = static_cast<MessageNode&>(*in_flight_);
-  const bool timing =
-      (obs & (kTiming | kSampledTiming)) != 0 && n.enqueued_ns != 0 && in_flight_started_ != TimePoint{};
+  Timing* const t = (obs & (kTiming | kSampledTiming)) != 0 && n.enqueued_ns != 0
+                        ? timing_.load(std::memory_order_relaxed)  // the drain's own store
+                        : nullptr;
   std::optional<observe::Event::Handling> measured;
-  if (timing) {
+  if (t != nullptr && t->started != TimePoint{}) {
     const TimePoint end = runtime_.now();
-    Duration queue = in_flight_started_ - observe::time_from_ns(n.enqueued_ns);
+    Duration queue = t->started - observe::time_from_ns(n.enqueued_ns);
     if (queue < Duration::zero()) queue = Duration::zero();
-    measured = observe::Event::Handling{end, queue, end - in_flight_started_};
+    measured = observe::Event::Handling{end, queue, end - t->started};
     // The exact statistics keep the totals of every timed message, sampled for events or not.
-    bump(timed_);
-    bump(queue_ns_, static_cast<std::uint64_t>(observe::to_ns(measured->queue)));
-    bump(handling_ns_, static_cast<std::uint64_t>(observe::to_ns(measured->handling)));
+    bump(t->timed);
+    bump(t->queue_ns, static_cast<std::uint64_t>(observe::to_ns(measured->queue)));
+    bump(t->handling_ns, static_cast<std::uint64_t>(observe::to_ns(measured->handling)));
   }
   if (n.trace == 0 || (obs & kMessages) == 0 || kind_ != CellKind::actor) return;
   const std::string_view type = (obs & kTypeNames) != 0 ? message_type(n) : std::string_view{};

@@ -10,6 +10,7 @@
 #include <actorscope/wait.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -45,19 +46,31 @@ template <class T>
 class JoinState : public JoinStateBase {
  public:
   using result_type = Expected<T, JoinError>;
+  JoinState() noexcept {}
+  JoinState(const JoinState&) = delete;
+  JoinState& operator=(const JoinState&) = delete;
+  ~JoinState() {
+    if (done_.is_done()) result_.value.~result_type();
+  }
   /// Precondition: is_finished().
-  const result_type& result() const noexcept { return *result_; }
-  result_type take_result() { return std::move(*result_); }
+  const result_type& result() const noexcept { return result_.value; }
+  result_type take_result() { return std::move(result_.value); }
 
  protected:
   /// Publishes the result and wakes every waiter. Call once.
   void set_result(result_type r) noexcept {
-    result_.emplace(std::move(r));
+    std::construct_at(&result_.value, std::move(r));
     done_.complete();
   }
 
  private:
-  std::optional<result_type> result_;
+  // Made by set_result; the completion says whether it is there, so it needs no flag of its own
+  // (an optional's: 8 bytes of every actor, whose cell is a JoinState).
+  union Slot {
+    Slot() noexcept {}
+    ~Slot() {}
+    result_type value;
+  } result_;
 };
 
 namespace detail {

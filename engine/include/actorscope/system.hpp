@@ -146,7 +146,7 @@ class System {
     }
     auto cell = make_ref<detail::Cell<A>>(
         *core_, std::move(actor), std::move(args),
-        detail::CellConfig{std::move(options.name), options.budget, where, detail::type_tag<M>(), type,
+        detail::CellConfig{std::move(options.name), options.budget, where, &detail::actor_cell_type_v<A, M>,
                            detail::CellKind::actor, options.mailbox_capacity, options.overflow});
     if (auto started = core_->start(*cell, supervisor); !started) return unexpected(std::move(started).error());
     return ActorRef<M>(Ref<detail::CellCore>(std::move(cell)));

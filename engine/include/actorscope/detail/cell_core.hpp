@@ -8,6 +8,7 @@
 #include <actorscope/completion.hpp>
 #include <actorscope/detail/mailbox.hpp>
 #include <actorscope/detail/message_pool.hpp>
+#include <actorscope/detail/type_info.hpp>
 #include <actorscope/join_handle.hpp>
 #include <actorscope/ref_counted.hpp>
 #include <actorscope/overflow.hpp>
@@ -102,8 +103,7 @@ struct CellConfig {
   std::string name;
   std::uint32_t budget = 64;
   Placement placement;
-  const void* message_tag = nullptr;
-  std::string_view type_name;
+  const CellType* type = nullptr;  ///< a static CellType (actor_cell_type_v, task_cell_type_v)
   CellKind kind = CellKind::actor;
   std::uint32_t mailbox_capacity = 0;  // 0: unbounded
   Overflow overflow = Overflow::reject;
@@ -123,8 +123,8 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   // -- identity (any thread) --
   ActorId id() const noexcept { return id_; }
   const std::string& name() const noexcept { return name_; }
-  std::string_view type_name() const noexcept { return type_name_; }
-  const void* message_tag() const noexcept { return message_tag_; }
+  std::string_view type_name() const noexcept { return type_->name; }
+  const void* message_tag() const noexcept { return type_->message_tag; }
   CellKind kind() const noexcept { return kind_; }
   ActorStatus status() const noexcept {
     return static_cast<ActorStatus>(status_.load(std::memory_order_acquire));
@@ -198,7 +198,7 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   /// settled (its completion is done or about to be). @thread any
   bool withdraw(ParkedSend& p) noexcept;
   /// Counts a send that a full mailbox refused in the end (ActorStats::rejected). @thread any
-  void count_rejected() noexcept { rejected_.fetch_add(1, std::memory_order_relaxed); }
+  void count_rejected() noexcept;
   /// Fills in a message's observation fields and emits message_sent; `observing` is the System's
   /// observing() bits, non-zero. Called by the sender before push_message.
   void note_send(MessageNode& n, std::uint8_t observing, std::string_view type) noexcept;
@@ -291,13 +291,18 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   /// marker, or nullptr). @thread owner
   MailboxNode* begin_bounded_message(MailboxNode* n) noexcept;
   struct ParkedQueue;
+  struct Bounded;
   struct Settled;
+  struct Timing;
   /// Moves parked sends into the mailbox while there is room; `settled` collects them, to be told
-  /// once the queue's lock is released. @lock parked_->m
+  /// once the queue's lock is released. @lock bounded_->parked.m
   void admit_parked_locked(Settled& settled) noexcept;
   void admit_parked() noexcept;
   /// The lane has closed: every parked send gets its message back.
   void close_parked() noexcept;
+  /// The drain's Timing, made on first use (nullptr if that allocation failed: the message is
+  /// then not timed). @thread owner
+  Timing* timing() noexcept;
 
   DrainEnd drain() noexcept;
   /// Serves one of post_start, a stop (lane 2) or a supervision event (lane 3), in that order;
@@ -324,11 +329,13 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   void complete_hook(Hook hook, HookResult r) noexcept;
   /// Messages accepted into the lane: by other senders, by the actor itself, and by drop_oldest
   /// in the place of an evicted one.
+  /// drop_oldest: the messages evicted to make room (each took the evicted one's slot). @thread any
+  std::uint64_t evicted() const noexcept;
   std::uint64_t received() const noexcept {
     std::uint64_t n = received_.load(std::memory_order_relaxed) + received_own_.load(std::memory_order_relaxed);
     if (capacity_ != 0) {
       n += own_slots_.load(std::memory_order_relaxed);
-      if (overflow_ == Overflow::drop_oldest) n += dropped_.load(std::memory_order_relaxed);
+      if (overflow_ == Overflow::drop_oldest) n += evicted();
     }
     return n;
   }
@@ -390,9 +397,10 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   SystemCore& sys_;
   Runtime& runtime_;
   ActorId id_;
-  std::string_view type_name_;
-  const void* message_tag_;
-  std::unique_ptr<ParkedQueue> parked_;  // backpressure only
+  const CellType* type_;
+  // A bounded mailbox's state that its fast paths never touch (bounded_mailbox.cpp): what it
+  // dropped and refused, the evictions carried out, and under backpressure the waiting sends.
+  std::unique_ptr<Bounded> bounded_;  // bounded mailboxes only
   std::atomic<std::uint32_t> home_;      // a Placement's host: set at construction, or once by settle()
   std::uint32_t budget_;
   const std::uint32_t capacity_;         // 0: unbounded
@@ -409,8 +417,8 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   // not padding (it was three lines of it, 192 bytes of every actor) but fields that are cold while
   // messages flow, each run of them at least 63 bytes long: the name and the exit text between the
   // groups (read-only after construction; written when the actor stops or a hook fails), and the
-  // tree links after them (written under SystemCore's lock, at spawn and exit) with the timing
-  // clock (written per message only while an observer asks for timing). Within each group the
+  // tree links after them (written under SystemCore's lock, at spawn and exit) with the pointer to
+  // the timing totals (written once, the first time an observer has a message timed). Within each group the
   // fields are ordered by size, so that no hole is left between them.
 
   // -- cross-thread state that changes rarely --
@@ -420,7 +428,7 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   // Raised by every producer of lanes 1-3 (kill, stop, wake, supervision) after it has queued its
   // request, so that while messages flow the drain looks at one byte instead of at four lanes.
   std::atomic<std::uint8_t> attention_{0};
-  std::atomic<bool> has_parked_{false};  // backpressure: sends wait in parked_
+  std::atomic<bool> has_parked_{false};  // backpressure: sends wait in bounded_->parked
   // Guarded by SystemCore's structure mutex (with the tree below); written once, at exit.
   bool children_closed_ = false;
   std::atomic<StopRequest*> stop_{nullptr};
@@ -440,12 +448,10 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   std::atomic<std::uint64_t> received_{0};  // statistics: by any sender
   // Bounded mailboxes only: received_ counts the slots other senders took, own_slots_ those the
   // actor took for its own messages (written by the owner only, read by senders on the same line);
-  // the senders' last look at started_ (never ahead of it); the messages dropped (for drop_oldest,
-  // the evictions the drain carries out as it comes to them) and refused.
+  // the senders' last look at started_ (never ahead of it). (What a full one drops or refuses is
+  // counted in bounded_.)
   std::atomic<std::uint64_t> own_slots_{0};
   std::atomic<std::uint64_t> started_seen_{0};
-  std::atomic<std::uint64_t> dropped_{0};
-  std::atomic<std::uint64_t> rejected_{0};
 
   // -- cold: the second spacer (64 bytes) --
   // Guarded by SystemCore's structure mutex.
@@ -460,20 +466,25 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   using LiveList = List<&CellCore::live_hook_>;
   // Mutable as the lock that guards it: a const cell still lists its children.
   mutable Children children_;  // in link order; the parent holds a reference to each child
-  TimePoint in_flight_started_{};  // the drain's: when the current message's handler began (with timing)
+  // Timing (an observer asked for queue and handling times): the drain's clock and the exact totals,
+  // made by the drain the first time it times a message, and freed with the cell. Most actors are
+  // never timed; those that are pay one indirection per timed message (see timing()).
+  struct Timing {
+    TimePoint started{};  // when the current message's handler began (zero: it is not timed)
+    std::atomic<std::uint64_t> timed{0};  // messages in queue_ns and handling_ns
+    std::atomic<std::uint64_t> queue_ns{0};
+    std::atomic<std::uint64_t> handling_ns{0};
+  };
+  std::atomic<Timing*> timing_{nullptr};  // written once, by the drain; read by stats() from any thread
 
   // -- statistics: by the owner (relaxed stores) --
   std::atomic<std::uint64_t> received_own_{0};  // sent to itself (push_own_message)
   std::atomic<std::uint64_t> handled_{0};
   std::atomic<std::uint64_t> started_{0};  // bounded mailboxes: messages whose handler began
-  std::uint64_t discarded_ = 0;            // drop_oldest: evictions carried out
   std::atomic<std::uint64_t> sent_{0};
   std::atomic<std::uint64_t> supervision_handled_{0};
   std::atomic<std::uint64_t> child_failures_{0};
   std::atomic<std::uint64_t> mailbox_max_{0};
-  std::atomic<std::uint64_t> timed_{0};  // messages in queue_ns_ and handling_ns_
-  std::atomic<std::uint64_t> queue_ns_{0};
-  std::atomic<std::uint64_t> handling_ns_{0};
 
   // -- owned by the drain (one thread at a time) --
   NodeQueue wake_queue_;

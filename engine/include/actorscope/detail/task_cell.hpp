@@ -71,7 +71,7 @@ class TaskCell final : public CellCore {
   using T = task_result_t<F>;
 
   TaskCell(SystemCore& sys, F fn, Ref<TaskJoinState<T>> out, Placement p)
-      : CellCore(sys, CellConfig{{}, 64, p, nullptr, detail::type_name<F>(), CellKind::task}),
+      : CellCore(sys, CellConfig{{}, 64, p, &task_cell_type_v<F>, CellKind::task}),
         fn_(std::move(fn)),
         out_(std::move(out)) {}
   ~TaskCell() override { this->dispose(); }
