@@ -582,8 +582,8 @@ std::uint64_t SessionReader::keyframe_seq_at(std::int64_t session, TimePoint t) 
 
 bool SessionReader::advance_is_cheaper(std::int64_t session, const observe::SystemState& state,
                                        const FoldPoint& point, TimePoint t) const {
-  const auto budget =
-      kKeyframeCostEvents + static_cast<std::uint64_t>(kKeyframeCostPerActor * static_cast<double>(state.actors().size()));
+  const auto actors = static_cast<double>(state.actors().size());
+  const auto budget = kKeyframeCostEvents + static_cast<std::uint64_t>(kKeyframeCostPerActor * actors);
   return keyframe_seq_at(session, t) < point.seq + budget;
 }
 

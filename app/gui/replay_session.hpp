@@ -121,7 +121,8 @@ class ReplaySession : public Session {
   /// scrub steps find that memory in the heap instead of faulting every page of their new states
   /// in (see heap_reserve.hpp).
   void warmUp();
-  /// Keeps `states` (replaced by this step) one step, and frees the ones kept before.
+  /// Keeps `states` (replaced by this step) until the next step begins (computeState frees them
+  /// first, so that its new state is made in their memory).
   void retire(std::vector<std::unique_ptr<observe::SystemState>> states);
   void refreshInfo();
 

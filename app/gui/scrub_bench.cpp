@@ -278,10 +278,12 @@ int main(int argc, char** argv) {
     state.record(replay.lastStateNs());
     static const bool trace = qEnvironmentVariableIsSet("ACTORSCOPE_TRACE_STEPS");
     if (trace)
-      std::fprintf(stderr, "step at %.3f s: %s%s, state %.1f ms, refresh %.1f ms, total %.1f ms, %ld page faults\n",
+      std::fprintf(stderr,
+                   "step at %.3f s: %s%s, state %.1f ms, refresh %.1f ms, total %.1f ms, %ld page faults\n",
                    std::chrono::duration<double>(at - range.start).count(),
                    replay.lastStateFolded() ? "folded" : "keyframe", replay.lastStateCopied() ? "+copy" : "",
-                   ms(replay.lastStateNs()), ms(window.lastRefreshNs()), ms(total), threadPageFaults() - faults0);
+                   ms(replay.lastStateNs()), ms(window.lastRefreshNs()), ms(total),
+                   threadPageFaults() - faults0);
     if (replay.lastStateFolded()) ++folded;
     if (replay.lastStateCopied()) ++copied;
     if (replay.lastStateHadRest()) ++rests;
@@ -312,8 +314,8 @@ int main(int argc, char** argv) {
       static_cast<unsigned long long>(replay.info().events_recorded), replay.state().alive_count(),
       gui::MainWindow::kDefaultSize.width(), gui::MainWindow::kDefaultSize.height());
   std::printf(
-      "  open + first picture: %.1f ms; then the timeline's density and markers: %.1f ms, the heap's warm-up: "
-      "%.1f ms\n",
+      "  open + first picture: %.1f ms; then the timeline's density and markers: %.1f ms, "
+      "the heap's warm-up: %.1f ms\n",
       openMs, timelineMs, warmUpMs);
   std::printf("  scrub step (%d drag%s + %d jumps): p50 %.1f ms  p99 %.1f ms  max %.1f ms\n", drag,
               reverse ? " backwards" : "", jumps, ms(step.percentile(50)), ms(step.percentile(99)),

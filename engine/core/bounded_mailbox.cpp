@@ -43,7 +43,8 @@ bool CellCore::take_slot() noexcept {
 
 Pushed CellCore::push_bounded(MessageNode& n, bool try_only, bool own) noexcept {
   // Backpressured senders get in in the order they began to wait: nobody overtakes the queue.
-  const bool queue_behind = overflow_ == Overflow::backpressure && has_parked_.load(std::memory_order_acquire);
+  const bool queue_behind =
+      overflow_ == Overflow::backpressure && has_parked_.load(std::memory_order_acquire);
   bool evict = false;
   if (queue_behind || !take_slot()) {
     if (queue_behind || try_only || overflow_ == Overflow::reject || overflow_ == Overflow::backpressure)

@@ -549,7 +549,8 @@ void CellCore::close_lanes() noexcept {
   // Messages that were accepted but will never be handled. Their destructors run here, so a
   // reply port inside one tells its caller that no reply is coming.
   rest.append_lifo(messages_.close());
-  if (bounded_ && overflow_ == Overflow::backpressure) close_parked();  // senders waiting for room get their messages back
+  // Senders waiting for room in a backpressured mailbox get their messages back.
+  if (bounded_ && overflow_ == Overflow::backpressure) close_parked();
   while (MailboxNode* n = message_queue_.pop())
     if (n != &drain_marker_) destroy_message(*n);
   while (MailboxNode* n = rest.pop())

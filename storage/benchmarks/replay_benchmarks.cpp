@@ -141,7 +141,8 @@ class Follower {
   /// RecordingError that says the file or session is not there yet is retried, any other ends the
   /// loop in `error`. `reset` is called whenever the reader is dropped.
   template <class Poll, class Reset>
-  void poll_every(std::chrono::milliseconds interval, std::optional<std::string>& error, Poll&& poll, Reset&& reset) {
+  void poll_every(std::chrono::milliseconds interval, std::optional<std::string>& error, Poll&& poll,
+                  Reset&& reset) {
     std::optional<SessionReader> reader;
     auto next = Clock::now();
     bool polled = false;
@@ -434,6 +435,13 @@ std::string per_poll(std::int64_t cpu_ns, std::uint64_t polls) {
   return text;
 }
 
+/// What a follower's threads used: "4.2 ms of CPU each (the warnings scan beside them, at the lowest
+/// priority: 300.0 ms in all)".
+std::string follower_cpu(std::int64_t poll_ns, std::uint64_t polls, std::int64_t scan_ns) {
+  return per_poll(poll_ns, polls) + " of CPU each (the warnings scan beside them, at the lowest priority: " +
+         per_poll(scan_ns, 1) + " in all)";
+}
+
 ReplayFile make_file(const TempDir& dir, const char* name, std::uint64_t events) {
   try {
     return make_replay_file(dir.file(name), events);
@@ -603,8 +611,7 @@ class FollowLatency final : public Workload {
   }
   std::string note() const override {
     return with_commas(events_) + " events committed in all, " + with_commas(polls_) + " polls using " +
-           per_poll(cpu_ns_, polls_) + " of CPU each (the warnings scan beside them, at the lowest priority: " +
-           per_poll(scan_cpu_ns_, 1) + " in all); one latency per commit of the writer";
+           follower_cpu(cpu_ns_, polls_, scan_cpu_ns_) + "; one latency per commit of the writer";
   }
 
  private:
@@ -667,8 +674,8 @@ class FollowedThroughput final : public Workload {
   }
   std::string note() const override {
     return quick_note(events_, kFollowedEvents) + with_commas(polls_) + " polls by the follower in all, using " +
-           per_poll(cpu_ns_, polls_) + " of CPU each (the warnings scan beside them, at the lowest priority: " +
-           per_poll(scan_cpu_ns_, 1) + " in all); the value is followed throughput over alone (1 = no loss)";
+           follower_cpu(cpu_ns_, polls_, scan_cpu_ns_) +
+           "; the value is followed throughput over alone (1 = no loss)";
   }
 
  private:

@@ -418,8 +418,8 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   // messages flow, each run of them at least 63 bytes long: the name and the exit text between the
   // groups (read-only after construction; written when the actor stops or a hook fails), and the
   // tree links after them (written under SystemCore's lock, at spawn and exit) with the pointer to
-  // the timing totals (written once, the first time an observer has a message timed). Within each group the
-  // fields are ordered by size, so that no hole is left between them.
+  // the timing totals (written once, the first time an observer has a message timed). Within each
+  // group the fields are ordered by size, so that no hole is left between them.
 
   // -- cross-thread state that changes rarely --
   std::atomic<std::uint8_t> status_{static_cast<std::uint8_t>(ActorStatus::unstarted)};
