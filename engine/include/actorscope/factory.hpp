@@ -278,7 +278,12 @@ using FactoryMessage =
                  factory_request::UpdateSettings, factory_request::Drain, factory_request::Poll>;
 
 /// A handle to a factory: everything an ActorRef does (stop, stop_and_wait, monitor, ...), and
-/// the factory's requests. @thread any
+/// the factory's requests. A stop overtakes the messages still in the factory's mailbox (stop is
+/// the higher lane), so the discard handler hears, as shutdown, the jobs the factory had queued;
+/// a job dispatched just before the stop may still be in the mailbox, and is discarded with it
+/// unheard, as any actor's messages are when it stops. submit() tells when a job is queued;
+/// drain() runs everything sent before it.
+/// @thread any
 template <class K, class M>
 class FactoryRef : public ActorRef<FactoryMessage<K, M>> {
  public:
