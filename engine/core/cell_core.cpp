@@ -24,6 +24,8 @@ StopRequest* stop_taken() noexcept {
 // A stop without a reason, shared by every actor so that a plain ctx.stop() allocates nothing.
 // Never written: the drain reads its (empty) reason without moving from it.
 StopRequest g_plain_stop;
+// The name of every unnamed actor.
+const std::string g_unnamed;
 
 void drop_stop(StopRequest* s) noexcept {
   if (s != nullptr && s != &g_stop_taken && s != &g_plain_stop) delete s;
@@ -36,15 +38,42 @@ CellCore::CellCore(SystemCore& sys, CellConfig config)
       id_(sys.next_id()),
       type_(config.type),
       bounded_(config.mailbox_capacity != 0 ? std::make_unique<Bounded>() : nullptr),
+      text_(config.name.empty() ? nullptr : new CellText{std::move(config.name), {}}),
       home_(config.placement.host),
       budget_(config.budget == 0 ? 1 : config.budget),
       capacity_(config.mailbox_capacity),
       kind_(config.kind),
       overflow_(config.overflow),
-      bounded_slow_path_(config.overflow == Overflow::drop_oldest || config.overflow == Overflow::backpressure),
-      name_(std::move(config.name)) {}
+      bounded_slow_path_(config.overflow == Overflow::drop_oldest || config.overflow == Overflow::backpressure) {}
 
-CellCore::~CellCore() { delete timing_.load(std::memory_order_relaxed); }
+CellCore::~CellCore() {
+  delete timing_.load(std::memory_order_relaxed);
+  delete text_.load(std::memory_order_relaxed);
+}
+
+const std::string& CellCore::name() const noexcept {
+  const CellText* t = text_.load(std::memory_order_acquire);
+  return t != nullptr ? t->name : g_unnamed;
+}
+
+void CellCore::set_exit_text(std::string text) noexcept {
+  CellText* t = text_.load(std::memory_order_relaxed);
+  if (t == nullptr) {
+    if (text.empty()) return;  // nothing kept, nothing to replace
+    try {
+      t = new CellText;
+    } catch (...) {
+      return;  // out of memory: the exit goes on without its text
+    }
+    text_.store(t, std::memory_order_release);  // name() may read it from any thread
+  }
+  t->exit = std::move(text);
+}
+
+std::string CellCore::take_exit_text() noexcept {
+  CellText* t = text_.load(std::memory_order_relaxed);
+  return t != nullptr ? std::move(t->exit) : std::string();
+}
 
 CellCore::Timing* CellCore::timing() noexcept {
   Timing* t = timing_.load(std::memory_order_relaxed);
@@ -485,7 +514,7 @@ void CellCore::complete_hook(Hook hook, HookResult r) noexcept {
   const bool failed = r.kind == HookResult::Kind::failed;
   switch (hook) {
     case Hook::post_start:
-      if (failed) return finish(ExitKind::failed, std::move(exit_text_), false);
+      if (failed) return finish(ExitKind::failed, take_exit_text(), false);
       phase_ = Phase::running;
       advance_status(ActorStatus::running);
       if constexpr (kObserve) {
@@ -505,11 +534,11 @@ void CellCore::complete_hook(Hook hook, HookResult r) noexcept {
         bump(supervision_handled_);
       }
       drop_in_flight();
-      if (failed) finish(ExitKind::failed, std::move(exit_text_), false);
+      if (failed) finish(ExitKind::failed, take_exit_text(), false);
       return;
     case Hook::post_stop:
-      if (failed) return finish(ExitKind::failed, std::move(exit_text_), false);
-      return finish(ExitKind::stopped, std::move(exit_text_), true);
+      if (failed) return finish(ExitKind::failed, take_exit_text(), false);
+      return finish(ExitKind::stopped, take_exit_text(), true);
     case Hook::none:
       return;
   }
@@ -517,7 +546,7 @@ void CellCore::complete_hook(Hook hook, HookResult r) noexcept {
 
 void CellCore::begin_stop(std::string reason) noexcept {
   advance_status(ActorStatus::stopping);
-  exit_text_ = std::move(reason);
+  set_exit_text(std::move(reason));
   phase_ = Phase::stopping;
   begin_hook(Hook::post_stop, in_hook([&] { return run_post_stop(); }));
 }

@@ -55,7 +55,7 @@ Expected<void, SpawnError> SystemCore::start(CellCore& cell, CellCore* superviso
   }
   HookResult started = cell.start_on_caller();
   if (started.kind == HookResult::Kind::failed) {
-    std::string why = std::move(cell.exit_text_);
+    std::string why = cell.take_exit_text();
     cell.abandon_start(ExitKind::failed, why);
     return unexpected(SpawnError(SpawnError::Kind::startup_failed, type(), std::move(why)));
   }

@@ -122,7 +122,8 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
 
   // -- identity (any thread) --
   ActorId id() const noexcept { return id_; }
-  const std::string& name() const noexcept { return name_; }
+  /// The registered name ("" for an unnamed actor).
+  const std::string& name() const noexcept;
   std::string_view type_name() const noexcept { return type_->name; }
   const void* message_tag() const noexcept { return type_->message_tag; }
   CellKind kind() const noexcept { return kind_; }
@@ -247,7 +248,7 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
 
   /// A failed hook's result; `text` (what went wrong) is kept until the failure is handled.
   HookResult fail(std::string text) noexcept {
-    exit_text_ = std::move(text);
+    set_exit_text(std::move(text));
     return {HookResult::Kind::failed};
   }
 
@@ -267,6 +268,22 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   // The scheduling state: at most one drain is in flight, and only the producer that moves the
   // cell out of idle (or suspended, for urgent work) schedules it.
   static constexpr std::uint8_t kIdle = 0, kScheduled = 1, kSuspended = 2, kTerminated = 3;
+
+  /// The name and the exit text of the actors that have them (see text_), from MessagePool: a
+  /// stop with a reason makes one for an unnamed actor.
+  struct CellText {
+    std::string name;
+    std::string exit;  // see set_exit_text
+    static void* operator new(std::size_t size) { return MessagePool::allocate(size); }
+    static void operator delete(void* p, std::size_t size) noexcept { MessagePool::deallocate(p, size); }
+  };
+  /// Keeps the reason of a stop in progress (from begin_stop until post_stop ends), or a failed
+  /// hook's text (see fail()) until the failure is handled. Never both: a stop begins only once no
+  /// hook is in flight, and only post_stop's own failure comes after it (and replaces it). If the
+  /// text's block cannot be allocated, the text is lost and the exit reports none. @thread owner
+  void set_exit_text(std::string text) noexcept;
+  /// Takes the text set_exit_text kept ("" if none). @thread owner
+  std::string take_exit_text() noexcept;
 
   Pushed push_unbounded(MessageNode& n) noexcept;
   /// Appends `n` to the drain's queue behind what other senders queued. @thread owner
@@ -393,33 +410,17 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   void abandon_start(ExitKind kind, std::string text) noexcept;
   void launch() noexcept;
 
-  // -- identity: fixed at construction (home_ and settled_: once more, by settle()) --
-  SystemCore& sys_;
-  Runtime& runtime_;
-  ActorId id_;
-  const CellType* type_;
-  // A bounded mailbox's state that its fast paths never touch (bounded_mailbox.cpp): what it
-  // dropped and refused, the evictions carried out, and under backpressure the waiting sends.
-  std::unique_ptr<Bounded> bounded_;  // bounded mailboxes only
-  std::atomic<std::uint32_t> home_;      // a Placement's host: set at construction, or once by settle()
-  std::uint32_t budget_;
-  const std::uint32_t capacity_;         // 0: unbounded
-  bool settled_ = false;                 // settle() chose home_: tell the runtime when we exit
-  CellKind kind_;
-  const Overflow overflow_;
-  const bool bounded_slow_path_;  // drop_oldest or backpressure: see begin_bounded_message
-
   // Cross-thread state, in two groups at least a cache line apart, whatever the cell's alignment.
   // Senders write the second group once per message (the inbox CAS, received_); every drain
   // iteration reads the first (the kill, stop, wake and supervision lanes). Sharing one line, they
   // cost a cross-core transfer of it per message, in both directions; apart, the first is only read
   // while messages flow. What keeps them apart, and apart from the owner's counters after them, is
-  // not padding (it was three lines of it, 192 bytes of every actor) but fields that are cold while
-  // messages flow, each run of them at least 63 bytes long: the name and the exit text between the
-  // groups (read-only after construction; written when the actor stops or a hook fails), and the
-  // tree links after them (written under SystemCore's lock, at spawn and exit) with the pointer to
-  // the timing totals (written once, the first time an observer has a message timed). Within each
-  // group the fields are ordered by size, so that no hole is left between them.
+  // not padding (it was three lines of it, 192 bytes of every actor) but fields that are never
+  // written while messages flow, each run of them at least 63 bytes long: the identity between the
+  // groups (fixed at construction; home_ once more by settle(), the text pointer once at the end),
+  // and the tree links after them (written under SystemCore's lock, at spawn and exit) with the
+  // pointer to the timing totals (written once, the first time an observer has a message timed).
+  // Within each group the fields are ordered by size, so that no hole is left between them.
 
   // -- cross-thread state that changes rarely --
   std::atomic<std::uint8_t> status_{static_cast<std::uint8_t>(ActorStatus::unstarted)};
@@ -436,12 +437,26 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   Inbox wakes_;
   Inbox supervision_;
 
-  // -- cold: the first spacer (64 bytes) --
-  std::string name_;
-  // Owned by the drain: the reason of a stop in progress (from begin_stop until post_stop ends), or
-  // a failed hook's text (see fail()) until the failure is handled. Never both: a stop begins only
-  // once no hook is in flight, and only post_stop's own failure comes after it (and replaces it).
-  std::string exit_text_;
+  // -- identity, the first spacer (72 bytes): fixed at construction (home_ and settled_: once more,
+  // by settle()) --
+  SystemCore& sys_;
+  Runtime& runtime_;
+  ActorId id_;
+  const CellType* type_;
+  // A bounded mailbox's state that its fast paths never touch (bounded_mailbox.cpp): what it
+  // dropped and refused, the evictions carried out, and under backpressure the waiting sends.
+  std::unique_ptr<Bounded> bounded_;  // bounded mailboxes only
+  // The name and the exit text, which most actors never have: made at construction for a named
+  // actor, else by the drain the first time it keeps an exit text (see set_exit_text). Read by
+  // name() from any thread.
+  std::atomic<CellText*> text_{nullptr};
+  std::atomic<std::uint32_t> home_;      // a Placement's host: set at construction, or once by settle()
+  std::uint32_t budget_;
+  const std::uint32_t capacity_;         // 0: unbounded
+  bool settled_ = false;                 // settle() chose home_: tell the runtime when we exit
+  CellKind kind_;
+  const Overflow overflow_;
+  const bool bounded_slow_path_;  // drop_oldest or backpressure: see begin_bounded_message
 
   // -- written by every sender --
   Inbox messages_{&drain_marker_};
