@@ -80,7 +80,7 @@ std::string describe_settings(const DiscardSettings& discard, std::size_t priori
   return t;
 }
 
-std::string stuck_text(WorkerId id, const std::string& key, Duration running, bool killed) {
+std::string stuck_text(WorkerId id, const std::string& key, Duration running, bool killed, bool retried) {
   std::string text = "factory worker ";
   text += std::to_string(id);
   text += " has run the job with key '";
@@ -88,8 +88,9 @@ std::string stuck_text(WorkerId id, const std::string& key, Duration running, bo
   text += "' for ";
   text += ms(running);
   text += " ms, past the dead-man's switch's timeout";
-  text += killed ? "; it is killed and rebuilt with its queue (the job is lost)"
-                 : "; it is left to run (DeadManSwitch::kill_worker is off)";
+  if (!killed) return text + "; it is left to run (DeadManSwitch::kill_worker is off)";
+  text += "; it is killed and rebuilt with its queue";
+  text += retried ? " (the job runs again: its RetryStrategy allows it)" : " (the job is lost)";
   return text;
 }
 
@@ -170,7 +171,18 @@ std::string custom_hash_out_of_range(std::size_t index, std::size_t pool) {
   return text;
 }
 
-std::string worker_exit_text(WorkerId id, const std::string& what, std::size_t queued) {
+std::string worker_job_fate(const std::string& key, bool retried, std::uint32_t retries_left, bool rebuilt) {
+  std::string text = "its job " + key;
+  if (!retried) return text + " is lost";
+  text += rebuilt ? " runs again first" : " is routed again";
+  if (retries_left == RetryStrategy::kUnlimited) return text + " (retried until it succeeds)";
+  if (retries_left == 0) return text + " (its last retry)";
+  return text + " (" + std::to_string(retries_left) + (retries_left == 1 ? " more retry" : " more retries") +
+         " after this one)";
+}
+
+std::string worker_exit_text(WorkerId id, const std::string& what, std::size_t queued,
+                             const std::string& job_fate) {
   std::string text = "factory worker ";
   text += std::to_string(id);
   text += ' ';
@@ -178,7 +190,17 @@ std::string worker_exit_text(WorkerId id, const std::string& what, std::size_t q
   text += "; it is rebuilt with the same id and keeps its ";
   text += std::to_string(queued);
   text += queued == 1 ? " queued job" : " queued jobs";
+  if (!job_fate.empty()) {
+    text += "; ";
+    text += job_fate;
+  }
   return text;
+}
+
+std::string retry_impossible_text(const std::string& key) {
+  return "factory: job " + key +
+         " asks for retries, but its key or message cannot be copied, and the factory needs a copy to run it "
+         "again: it runs once (make both copyable, or leave JobOptions::retry empty)";
 }
 
 }  // namespace detail

@@ -261,7 +261,7 @@ class TestFactory : public QObject {
     QCOMPARE(probe.count("build w1"), std::size_t{1});                         // and nothing else
     QVERIFY(
         probe.contains("log factory worker 0 failed: job 0 failed on purpose; it is rebuilt with the same id "
-                       "and keeps its 1 queued job"));
+                       "and keeps its 1 queued job; its job 0 is lost"));
     QVERIFY(!probe.contains("w0 done 0"));
     QCOMPARE(probe.index_of("w0 start 2") > probe.index_of("up w0"), true);
     // The rebuilt worker takes new work too: the turn comes round to worker 0 again.
@@ -272,6 +272,75 @@ class TestFactory : public QObject {
     QVERIFY(probe.wait_for(*sys, "w1 done 3"));
     QCOMPARE(gauges_become(*sys, pool, {0, 2, 0}), (Gauges{0, 2, 0}));
     QVERIFY(!probe.contains("a job without its dispatch time"));
+  }
+
+  void a_job_with_retries_runs_again_first_on_the_rebuilt_worker_until_it_succeeds() {
+    Probe probe;
+    Gate first;
+    auto sys = make_system();
+    as::FactoryRef<int, Attempts> pool = as::start_factory<Flaky>(*sys, flaky_spec(probe, *sys)).value();
+    QVERIFY(pool.dispatch(7, Attempts{2, &first}, as::JobOptions{.retry = as::RetryStrategy::count(2)}));
+    QVERIFY(probe.wait_for(*sys, "try 7"));
+    // Job 8 waits in the factory's queue while job 7's first run is held; the retries go first.
+    QVERIFY(pool.submit(8, Attempts{}, {}, kTimeout).get().is_success());
+    first.open();
+    QVERIFY(probe.wait_for(*sys, "done 8"));
+    QCOMPARE(runs(probe), (std::vector<std::string>{"try 7", "try 7", "try 7", "done 7", "try 8", "done 8"}));
+    QVERIFY(probe.contains(
+        "log factory worker 0 failed: job 7 failed on run 1; it is rebuilt with the same id and keeps its 0 "
+        "queued jobs; its job 7 runs again first (1 more retry after this one)"));
+    QVERIFY(probe.contains(
+        "log factory worker 0 failed: job 7 failed on run 2; it is rebuilt with the same id and keeps its 0 "
+        "queued jobs; its job 7 runs again first (its last retry)"));
+    QCOMPARE(gauges_become(*sys, pool, {0, 1, 0}), (Gauges{0, 1, 0}));
+  }
+
+  void a_job_out_of_retries_is_lost_and_the_log_says_so() {
+    Probe probe;
+    auto sys = make_system();
+    as::FactoryRef<int, Attempts> pool = as::start_factory<Flaky>(*sys, flaky_spec(probe, *sys)).value();
+    QVERIFY(pool.dispatch(7, Attempts{5}, as::JobOptions{.retry = as::RetryStrategy::count(1)}));
+    QVERIFY(pool.dispatch(8, Attempts{}));
+    QVERIFY(probe.wait_for(*sys, "done 8"));
+    QCOMPARE(runs(probe), (std::vector<std::string>{"try 7", "try 7", "try 8", "done 8"}));
+    QVERIFY(probe.contains(
+        "log factory worker 0 failed: job 7 failed on run 2; it is rebuilt with the same id and keeps its 0 "
+        "queued jobs; its job 7 is lost"));
+    // Without a strategy a job runs once (the default).
+    QVERIFY(pool.dispatch(9, Attempts{1}));
+    QVERIFY(probe.wait_for(*sys, "log factory worker 0 failed: job 9 failed on run 1; it is rebuilt with the same id "
+                                 "and keeps its 0 queued jobs; its job 9 is lost"));
+    QVERIFY(pool.dispatch(10, Attempts{}));
+    QVERIFY(probe.wait_for(*sys, "done 10"));
+    QCOMPARE(probe.count("try 9"), std::size_t{1});
+  }
+
+  void a_job_with_unlimited_retries_runs_until_it_succeeds() {
+    Probe probe;
+    auto sys = make_system();
+    as::FactoryRef<int, Attempts> pool = as::start_factory<Flaky>(*sys, flaky_spec(probe, *sys)).value();
+    QVERIFY(pool.dispatch(7, Attempts{6}, as::JobOptions{.retry = as::RetryStrategy::unlimited()}));
+    QVERIFY(probe.wait_for(*sys, "done 7"));
+    QCOMPARE(probe.count("try 7"), std::size_t{7});
+    QVERIFY(probe.contains(
+        "log factory worker 0 failed: job 7 failed on run 6; it is rebuilt with the same id and keeps its 0 "
+        "queued jobs; its job 7 runs again first (retried until it succeeds)"));
+  }
+
+  void a_job_whose_message_cannot_be_copied_is_not_retried_and_the_log_says_why() {
+    Probe probe;
+    auto sys = make_system();
+    sys->set_log_sink([&probe](const as::LogRecord& r) { probe.record("log " + std::string(r.text)); });
+    Pool pool = as::start_factory<Recorder>(*sys, spec(probe, as::Routing::queuer, 1)).value();
+    Work doomed;  // holds an optional reply port: not copyable
+    doomed.fail = true;
+    QVERIFY(pool.dispatch(3, std::move(doomed), as::JobOptions{.retry = as::RetryStrategy::count(3)}));
+    QVERIFY(probe.wait_for(*sys, "log factory worker 0 failed: job 3 failed on purpose; it is rebuilt with the "
+                                 "same id and keeps its 0 queued jobs; its job 3 is lost"));
+    QVERIFY(probe.contains(
+        "log factory: job 3 asks for retries, but its key or message cannot be copied, and the factory needs a "
+        "copy to run it again: it runs once (make both copyable, or leave JobOptions::retry empty)"));
+    QCOMPARE(probe.count("w0 start 3"), std::size_t{1});
   }
 
   void a_worker_that_stops_itself_is_rebuilt_too() {

@@ -30,7 +30,8 @@ as::FactorySpec<Recorder> shedding(Probe& probe, as::Routing routing, std::size_
 
 /// The factory's counters now, as a poller reads them (a factory that has ended: its final
 /// counters, which a poller made before the end keeps for its next poll).
-as::FactoryStats counters_of(as::observe::StatsPoller& poller, const Pool& pool) {
+template <class K, class M>
+as::FactoryStats counters_of(as::observe::StatsPoller& poller, const as::FactoryRef<K, M>& pool) {
   for (const as::FactoryStats& s : poller.poll_factories())
     if (s.factory == pool.id()) return s;
   return {};
@@ -321,6 +322,51 @@ class TestFactoryLoad : public QObject {
     const as::FactoryStats c = counters_of(poller, pool);
     QCOMPARE(c.stuck, std::uint64_t{1});
     QCOMPARE(c.worker_restarts, std::uint64_t{1});
+  }
+
+  void a_stuck_job_with_a_retry_runs_again_on_the_worker_the_dead_mans_switch_rebuilt() {
+    Probe probe;
+    Gate never;
+    auto sys = make_system();
+    as::observe::StatsPoller poller(*sys);
+    as::FactorySpec<Flaky> s = flaky_spec(probe, *sys);
+    s.dead_man = as::DeadManSwitch{200ms, true};
+    s.poll_interval = 20ms;
+    as::FactoryRef<int, Attempts> pool = as::start_factory<Flaky>(*sys, std::move(s)).value();
+    // The first run hangs on a gate that never opens; the second does not wait.
+    QVERIFY(pool.dispatch(7, Attempts{0, &never}, as::JobOptions{.retry = as::RetryStrategy::count(1)}));
+    QVERIFY(probe.wait_for(*sys, "done 7"));
+    QCOMPARE(runs(probe), (std::vector<std::string>{"try 7", "try 7", "done 7"}));
+    QVERIFY(logged(probe, *sys, "factory worker 0 has run the job with key '7' for ",
+                   "; it is killed and rebuilt with its queue (the job runs again: its RetryStrategy allows it)"));
+    QVERIFY(logged(probe, *sys, "factory worker 0 killed", "; its job 7 runs again first (its last retry)"));
+    const as::FactoryStats c = counters_of(poller, pool);
+    QCOMPARE(c.stuck, std::uint64_t{1});
+    QCOMPARE(c.worker_restarts, std::uint64_t{1});
+  }
+
+  void a_retried_job_of_a_worker_let_go_by_a_shrink_is_routed_over_the_pool_that_remains() {
+    Probe probe;
+    std::array<Gate, 3> g;
+    auto sys = make_system();
+    as::FactorySpec<Flaky> s = flaky_spec(probe, *sys);
+    s.workers = 2;
+    as::FactoryRef<int, Attempts> pool = as::start_factory<Flaky>(*sys, std::move(s)).value();
+    QVERIFY(pool.dispatch(1, Attempts{0, &g[1]}));  // worker 0, held
+    QVERIFY(pool.dispatch(2, Attempts{1, &g[2]}, as::JobOptions{.retry = as::RetryStrategy::count(1)}));
+    QVERIFY(probe.wait_for(*sys, "try 1"));
+    QVERIFY(probe.wait_for(*sys, "try 2"));
+    QVERIFY(pool.resize(1));  // worker 1 is busy: let go when its job ends
+    QCOMPARE(gauges(pool), (Gauges{0, 0, 2}));
+    g[2].open();  // job 2 fails on worker 1, which is not rebuilt: the retry waits for worker 0
+    QVERIFY(logged(probe, *sys, "factory worker 1 failed: job 2 failed on run 1; it is not rebuilt (the pool shrank), ",
+                   "and its job 2 is routed again (its last retry)"));
+    QCOMPARE(gauges_become(*sys, pool, {1, 0, 1}), (Gauges{1, 0, 1}));
+    g[1].open();
+    QVERIFY(probe.wait_for(*sys, "done 2"));
+    const std::vector<std::string> r = runs(probe);
+    QCOMPARE(std::vector<std::string>(r.end() - 3, r.end()), (std::vector<std::string>{"done 1", "try 2", "done 2"}));
+    QCOMPARE(probe.count("try 2"), std::size_t{2});
   }
 
   void the_dead_mans_switch_can_only_report() {

@@ -1,5 +1,6 @@
 // What the factory tests share: a worker that records each job (and can be held on a gate, made
-// to fail, or asked for an answer), the spec that builds it, and the factory's gauges.
+// to fail, or asked for an answer), the spec that builds it, the factory's gauges, and a worker
+// whose jobs fail a given number of times (for retries).
 #pragma once
 
 #include "engine_test.hpp"
@@ -105,6 +106,46 @@ Gauges gauges_become(as::System& sys, const as::FactoryRef<K, M>& pool, Gauges w
   Gauges now = gauges(pool);
   while (!(now == want) && sys.runtime().now() < deadline) now = gauges(pool);
   return now;
+}
+
+/// A job that fails on its first `fails` runs and then succeeds; its first run waits on `gate`
+/// (if any). Copyable, so that a factory can run it again.
+struct Attempts {
+  int fails = 0;
+  Gate* gate = nullptr;
+};
+
+/// Records "try K" for every run of job K (counted across the worker's incarnations by the
+/// probe), and "done K" when one succeeds.
+struct Flaky {
+  using Key = int;
+  using Message = Attempts;
+  Probe* probe = nullptr;
+  as::Task<> handle(as::WorkerContext<Flaky>&, as::Job<int, Attempts> job, std::monostate&) {
+    const std::string key = std::to_string(job.key);
+    probe->record("try " + key);
+    const std::size_t run = probe->count("try " + key);
+    if (run == 1 && job.message.gate != nullptr) co_await job.message.gate->opened();
+    if (run <= static_cast<std::size_t>(job.message.fails))
+      throw std::runtime_error("job " + key + " failed on run " + std::to_string(run));
+    probe->record("done " + key);
+  }
+};
+
+/// The probe's "try" and "done" lines, in order.
+inline std::vector<std::string> runs(const Probe& probe) {
+  std::vector<std::string> out;
+  for (const std::string& e : probe.events())
+    if (e.rfind("try ", 0) == 0 || e.rfind("done ", 0) == 0) out.push_back(e);
+  return out;
+}
+
+inline as::FactorySpec<Flaky> flaky_spec(Probe& probe, as::System& sys) {
+  sys.set_log_sink([&probe](const as::LogRecord& r) { probe.record("log " + std::string(r.text)); });
+  as::FactorySpec<Flaky> s;
+  s.workers = 1;
+  s.builder = [&probe](as::WorkerId) { return Flaky{&probe}; };
+  return s;
 }
 
 }  // namespace factory_test

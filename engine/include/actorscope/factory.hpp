@@ -44,8 +44,8 @@
 // }
 // ```
 //
-// Not built (ractor has them): retries of jobs lost with a failing worker (F17), and a separate
-// stats layer (FactoryStats and the observatory cover what it reports).
+// A job lost with a failing worker can be run again (JobOptions::retry). Not built (ractor has
+// it): a separate stats layer (FactoryStats and the observatory cover what it reports).
 #pragma once
 
 #include <actorscope/actor.hpp>
@@ -64,6 +64,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -96,6 +97,27 @@ enum class Routing : std::uint8_t {
 /// The enumerator's name: "key_persistent", "queuer", ...
 std::string_view to_string(Routing r) noexcept;
 
+/// What a factory does with a job whose worker fails while running it (the handler throws, or the
+/// worker is killed, by the dead-man's switch for one): drop it (the default), or run it again on
+/// the rebuilt worker, before that worker's queued jobs, up to a number of times or until it
+/// succeeds (ractor's MessageRetryStrategy). Each retry is written to the log with the job's key.
+/// The factory keeps a copy of a retried job's key and message while it runs, so both must be
+/// copyable; for a job whose key or message is not, it says so in the log and the job runs once. A retried job keeps its dispatch time, so its TTL still counts from the dispatch.
+struct RetryStrategy {
+  /// Runs after the first; kUnlimited: until one succeeds.
+  std::uint32_t retries = 0;
+  static constexpr std::uint32_t kUnlimited = std::numeric_limits<std::uint32_t>::max();
+
+  /// No retry: a job lost with its worker is gone (the log says which).
+  static constexpr RetryStrategy none() noexcept { return {}; }
+  /// At most `n` runs after the first.
+  static constexpr RetryStrategy count(std::uint32_t n) noexcept { return {n}; }
+  /// Until one run succeeds.
+  static constexpr RetryStrategy unlimited() noexcept { return {kUnlimited}; }
+  constexpr bool enabled() const noexcept { return retries > 0; }
+  friend constexpr bool operator==(RetryStrategy, RetryStrategy) noexcept = default;
+};
+
 /// What a factory knows about a job besides its key and message.
 struct JobOptions {
   /// When the job was dispatched, on the runtime's clock (dispatch fills it in if left empty).
@@ -103,6 +125,8 @@ struct JobOptions {
   /// How long the job may wait for a worker (zero: for ever). A job that has waited longer is
   /// discarded with DiscardReason::ttl_expired before it runs; a running job is never cut short.
   Duration ttl{};
+  /// Whether the job runs again when its worker fails while running it; each retry counts down.
+  RetryStrategy retry{};
 };
 
 /// What a job's acceptance reply says: nothing when the factory took the job, or why it dropped it
@@ -157,8 +181,9 @@ struct DiscardSettings {
 /// The dead-man's switch: a worker that has run one job for longer than `detection_timeout` is
 /// reported (in the log, and as a worker_stuck event) with the job's key, once per job; with
 /// `kill_worker` it is killed, and rebuilt with its id and its queue as after any failure (the
-/// stuck job is lost). Checked every FactorySpec::poll_interval, so a report comes up to one
-/// interval after the timeout. A zero timeout turns it off.
+/// stuck job is lost, unless its RetryStrategy runs it again). Checked every
+/// FactorySpec::poll_interval, so a report comes up to one interval after the timeout. A zero
+/// timeout turns it off.
 struct DeadManSwitch {
   Duration detection_timeout{};
   bool kill_worker = true;
@@ -477,10 +502,16 @@ std::string factory_spec_problem(std::size_t workers, Routing routing, bool has_
 std::string factory_settings_problem(const FactorySettings& settings, FactoryError::Kind& kind);
 std::string describe_settings(const DiscardSettings& discard, std::size_t priority_levels, const DeadManSwitch& dead_man,
                               const RateLimit& rate, bool draining);
-std::string stuck_text(WorkerId id, const std::string& key, Duration running, bool killed);
+std::string stuck_text(WorkerId id, const std::string& key, Duration running, bool killed, bool retried);
 std::string discard_handler_text(std::size_t count);
 std::string custom_hash_out_of_range(std::size_t index, std::size_t pool);
-std::string worker_exit_text(WorkerId id, const std::string& what, std::size_t queued);
+/// What became of the job a worker was running when it failed or was killed: lost, or run again
+/// (first on the `rebuilt` worker, or routed over the pool) with `retries_left` more after that
+/// (RetryStrategy::kUnlimited: until it succeeds).
+std::string worker_job_fate(const std::string& key, bool retried, std::uint32_t retries_left, bool rebuilt);
+std::string worker_exit_text(WorkerId id, const std::string& what, std::size_t queued,
+                             const std::string& job_fate);
+std::string retry_impossible_text(const std::string& key);
 
 class SystemCore;
 /// The factory's probe is polled from now on, and its configuration told to observers (now, and
@@ -710,16 +741,20 @@ class FactoryCore {
   }
 
   /// A worker exited (failed, stopped itself or was killed): rebuild it with the same id, unless
-  /// the pool has shrunk past it. Its queue stays; the job it was running is lost.
+  /// the pool has shrunk past it. Its queue stays. The job it was running, if it failed or was
+  /// killed in it, is lost, or runs again first if its RetryStrategy allows (a worker that stopped
+  /// itself finished its job: a stop lets the handler end).
   template <class C>
   void on_event(C& ctx, const SupervisionEvent& event) {
     std::string what;
     ActorCell actor;
+    bool job_lost = true;
     if (const auto* t = event.get<ActorTerminated>()) {
       actor = t->actor;
       const ActorExit exit = actor.exit().value_or(ActorExit{ExitKind::stopped, t->reason});
       what = to_string(exit.kind);
       if (!exit.reason.empty()) what += " (" + exit.reason + ")";
+      job_lost = exit.kind != ExitKind::stopped;
     } else if (const auto* f = event.get<ActorFailed>()) {
       actor = f->actor;
       what = "failed: " + f->error;
@@ -729,17 +764,32 @@ class FactoryCore {
     for (WorkerId i = 0; i < workers_.size(); ++i) {
       Worker& w = workers_[i];
       if (!w.actor || w.actor.id() != actor.id()) continue;
+      std::optional<J> again;
+      std::string fate;
+      if (w.busy && w.current && job_lost) {
+        again = std::exchange(w.again, std::nullopt);
+        if (again && again->options.retry.retries != RetryStrategy::kUnlimited) --again->options.retry.retries;
+        fate = worker_job_fate(describe_key(*w.current), again.has_value(),
+                               again ? again->options.retry.retries : 0, i < pool_);
+      }
       set_idle(w);
-      if (i >= pool_) {  // let go by a resize: it is not rebuilt
+      if (i >= pool_) {  // let go by a resize: it is not rebuilt, and a retry goes to the rest
         w.actor = {};
         trim_workers();
+        if (!fate.empty())
+          ctx.log("factory worker {} {}; it is not rebuilt (the pool shrank), and {}", i, what, fate);
+        if (again) route(ctx, std::move(*again));
         publish();
         return maybe_drained(ctx);
       }
-      ctx.log("{}", worker_exit_text(i, what, w.queue.size()));
+      ctx.log("{}", worker_exit_text(i, what, w.queue.size(), fate));
       spawn_worker(ctx, i);  // a failure here fails the factory: it cannot keep its pool
       ++w.restarts;
       probe_->worker_restarted();
+      if (again) {
+        w.queue.push_front(std::move(*again));
+        ++queued_;
+      }
       pump(ctx, i);
       publish();
       return;
@@ -781,6 +831,8 @@ class FactoryCore {
     bool listed = false;        ///< in free_ (perhaps stale: checked when taken)
     bool reported = false;      ///< the dead-man's switch reported the current job
     std::uint32_t restarts = 0;
+    /// A copy of the running job, kept while it runs when its RetryStrategy allows a retry.
+    std::optional<J> again{};
   };
 
   std::size_t waiting() const noexcept { return queued_ + queue_.size(); }
@@ -837,6 +889,7 @@ class FactoryCore {
     if (w.busy) --busy_;
     w.busy = false;
     w.current.reset();
+    w.again.reset();
     w.reported = false;
   }
 
@@ -1004,12 +1057,24 @@ class FactoryCore {
     w.current = job.key;
     w.submitted = job.options.submitted;
     if (spec_.dead_man.enabled()) w.began = ctx.runtime().now();
+    if (job.options.retry.enabled()) keep_for_retry(ctx, w, job);
     if (auto sent = w.actor.cast(std::move(job)); !sent) {
       // The worker is on its way out (it stopped itself, say); its exit event is coming and will
       // rebuild it. Keep the job at the head of its queue and give it nothing else until then.
       w.queue.push_front(std::move(sent.error().message()));
       ++queued_;
       w.current.reset();
+      w.again.reset();
+    }
+  }
+
+  /// Copies a job that may have to run again (its acceptance reply has been answered already).
+  template <class C>
+  void keep_for_retry(C& ctx, Worker& w, const J& job) {
+    if constexpr (std::is_copy_constructible_v<K> && std::is_copy_constructible_v<M>) {
+      w.again.emplace(J{job.key, job.message, job.options, std::nullopt});
+    } else {
+      ctx.log("{}", retry_impossible_text(describe_key(job.key)));
     }
   }
 
@@ -1198,7 +1263,7 @@ class FactoryCore {
       probe_->stuck();
       const bool kill = spec_.dead_man.kill_worker;
       std::string key = describe_key(*w.current);
-      ctx.log("{}", stuck_text(i, key, now - w.began, kill));
+      ctx.log("{}", stuck_text(i, key, now - w.began, kill, w.again.has_value()));
       factory_event(*system_, observe::Event::worker_stuck(w.actor.id(), ctx.id(), static_cast<std::uint32_t>(i),
                                                            std::move(key), now - w.began, kill));
       if (kill) w.actor.kill();  // its exit rebuilds it, with its queue
