@@ -343,6 +343,17 @@ class TestFactory : public QObject {
     QCOMPARE(probe.count("w0 start 3"), std::size_t{1});
   }
 
+  void a_worker_goes_by_its_worker_types_name() {
+    Probe probe;
+    auto sys = make_system();
+    Pool pool = as::start_factory<Recorder>(*sys, spec(probe, as::Routing::queuer, 2)).value();
+    const std::vector<as::ActorCell> workers = pool.children();
+    QCOMPARE(workers.size(), std::size_t{2});
+    for (const as::ActorCell& w : workers)
+      QCOMPARE(std::string(w.type_name()), std::string(as::detail::type_name<Recorder>()));
+    QVERIFY(std::string(as::detail::type_name<Recorder>()).find("Recorder") != std::string::npos);
+  }
+
   void a_worker_that_stops_itself_is_rebuilt_too() {
     Probe probe;
     auto sys = make_system();

@@ -406,7 +406,11 @@ using worker_message_t = typename W::Message;
 namespace detail {
 template <class W>
 struct WorkerActor;
-}
+/// A worker's actor goes by its worker type's name (the type the program wrote, not the engine's
+/// wrapper) in logs, events, recordings and views: two factories' workers can be told apart.
+template <class W>
+inline constexpr std::string_view type_name_v<WorkerActor<W>> = type_name_v<W>;
+}  // namespace detail
 
 /// What a worker's hooks are given: its id, its factory, and its own actor's Context (for self(),
 /// timers, monitors, log). The one handle, post_start and post_stop see lives as long as the worker.
