@@ -620,7 +620,7 @@ void CellCore::finish(ExitKind kind, std::string text, bool with_state, ExitPath
     if (kind == ExitKind::failed) {
       parent->push_supervision(ActorFailed{std::move(me), std::move(text)});
     } else {
-      parent->push_supervision(ActorTerminated{std::move(me), std::move(state), std::move(text)});
+      parent->push_supervision(ActorTerminated{std::move(me), std::move(state), std::move(text), kind});
     }
   }
   sys_.before_exit(*this, exit);

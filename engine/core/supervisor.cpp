@@ -707,7 +707,7 @@ ChildCounts SupervisorCore::count_children() const {
 
 Task<> SupervisorCore::on_event(Ctx& ctx, const SupervisionEvent& event) {
   if (const auto* t = event.get<ActorTerminated>())
-    return on_exit(ctx, t->actor, t->actor.exit().value_or(ActorExit{ExitKind::stopped, t->reason}));
+    return on_exit(ctx, t->actor, ActorExit{t->kind, t->reason});
   if (const auto* f = event.get<ActorFailed>())
     return on_exit(ctx, f->actor, ActorExit{ExitKind::failed, f->error});
   return {};

@@ -16,6 +16,8 @@ struct Recorder {
   void handle_supervisor_event(as::Context<Recorder>&, const as::SupervisionEvent& e, std::monostate&) {
     if (auto* s = e.get<as::ActorStarted>()) probe->record("started " + label(s->actor));
     if (auto* t = e.get<as::ActorTerminated>()) {
+      // How it ended, from the event itself: the child sets its exit result only after sending it.
+      probe->record("kind " + label(t->actor) + ": " + std::string(as::to_string(t->kind)));
       std::string line = "terminated " + label(t->actor) + ": " + t->reason;
       if (t->state.has_value()) line += " (with state)";
       probe->record(line);
@@ -240,6 +242,7 @@ class TestSupervision : public QObject {
           probe->record(t->state.get<int>() == nullptr ? "int refused" : "int accepted");
           probe->record("type " + std::string(t->state.type_name()));
           if (auto s = t->state.take<std::string>()) probe->record("state: " + *s);
+          probe->record("kind: " + std::string(as::to_string(t->kind)));
           probe->record("reason: " + t->reason);
         }
       }
@@ -249,6 +252,7 @@ class TestSupervision : public QObject {
     auto sup = sys->spawn(StateKeeper{.probe = &probe}, {}).value();
     auto kid = sys->spawn_linked<Leaver>(sup, {}).value();
     QVERIFY(probe.wait_for(*sys, "reason: leaving"));
+    QVERIFY(probe.contains("kind: stopped"));
     QVERIFY(probe.contains("int refused"));
     QVERIFY(probe.contains("state: final words"));
     const auto ev = probe.events();
@@ -266,12 +270,14 @@ class TestSupervision : public QObject {
     QVERIFY(probe.wait_for(*sys, "busy"));
     busy.kill();
     QVERIFY(probe.wait_for(*sys, "terminated busy: killed (with state)"));
+    QVERIFY(probe.contains("kind busy: killed"));
 
     auto stuck = sys->spawn_linked(sup, StuckInPostStop{.probe = &probe}, {.name = "stuck"}).value();
     stuck.stop();
     QVERIFY(probe.wait_for(*sys, "stuck"));
     stuck.kill();
     QVERIFY(probe.wait_for(*sys, "terminated stuck: killed"));
+    QVERIFY(probe.contains("kind stuck: killed"));
     QVERIFY(!probe.contains("terminated stuck: killed (with state)"));
   }
 

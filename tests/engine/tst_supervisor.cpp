@@ -224,6 +224,18 @@ class TestSupervisor : public QObject {
     QVERIFY(!sys->where_is("t"));
   }
 
+  void a_transient_child_that_is_killed_is_restarted() {
+    // A kill is an abnormal exit. (The child sets its exit result just after it tells the
+    // supervisor, so the supervisor reads how it ended from the event, not from the child.)
+    Probe probe;
+    auto sys = make_system();
+    auto sup = as::start_supervisor(*sys, {.children = {kid(probe, "t", as::Restart::transient)}}).value();
+    QVERIFY(probe.wait_for(*sys, "start t"));
+    named(*sys, "t").kill();
+    QVERIFY(probe.wait_count(*sys, "start t", 2));
+    QVERIFY(sup.is_alive());
+  }
+
   void a_temporary_child_is_never_restarted_and_its_spec_goes() {
     Probe probe;
     auto sys = make_system();

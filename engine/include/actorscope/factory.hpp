@@ -755,10 +755,9 @@ class FactoryCore {
     bool job_lost = true;
     if (const auto* t = event.get<ActorTerminated>()) {
       actor = t->actor;
-      const ActorExit exit = actor.exit().value_or(ActorExit{ExitKind::stopped, t->reason});
-      what = to_string(exit.kind);
-      if (!exit.reason.empty()) what += " (" + exit.reason + ")";
-      job_lost = exit.kind != ExitKind::stopped;
+      what = to_string(t->kind);
+      if (!t->reason.empty()) what += " (" + t->reason + ")";
+      job_lost = t->kind != ExitKind::stopped;
     } else if (const auto* f = event.get<ActorFailed>()) {
       actor = f->actor;
       what = "failed: " + f->error;

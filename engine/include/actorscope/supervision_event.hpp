@@ -63,11 +63,14 @@ struct ActorStarted {
 
 /// A child exited without failing: stopped, drained or killed. `state` holds its final State when
 /// it stopped cleanly or was killed while running; it is empty after a kill during post_start or
-/// post_stop. `reason` is the stop reason ("" if none was given).
+/// post_stop. `reason` is the stop reason ("" if none was given). `kind` says how it ended
+/// (ExitKind::stopped or ::killed); read it here rather than from `actor.exit()`, which the child
+/// sets just after it sends this event, so a supervisor may see the event first.
 struct ActorTerminated {
   ActorCell actor;
   BoxedState state;
   std::string reason;
+  ExitKind kind = ExitKind::stopped;
 };
 
 /// A child failed: post_start, handle, handle_supervisor_event or post_stop threw.
