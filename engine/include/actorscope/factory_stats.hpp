@@ -40,7 +40,8 @@ struct FactoryCounters {
   // -- sums --
   /// Jobs the factory took in (every dispatch it handled, discarded ones included).
   std::uint64_t dispatched = 0;
-  /// Jobs a worker finished (its handler returned, or threw).
+  /// Jobs a worker finished: its handler returned. (A job whose worker failed or was killed in it
+  /// is not counted here; the worker's rebuild is, in worker_restarts.)
   std::uint64_t completed = 0;
   /// Jobs dropped, by reason.
   std::uint64_t discarded_ttl = 0;
