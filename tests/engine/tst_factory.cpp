@@ -197,7 +197,7 @@ class TestFactory : public QObject {
     Probe probe;
     std::array<Gate, 1> g;
     auto sys = make_system();
-    sys->set_log_sink([&probe](const as::LogRecord& r) { probe.record("log " + std::string(r.text)); });
+    log_into(probe, *sys);
     as::FactorySpec<Recorder> s = spec(probe, as::Routing::custom_hash, 3);
     s.custom_hash = [](const int& key, std::size_t) { return static_cast<std::size_t>(key / 10); };
     Pool pool = as::start_factory<Recorder>(*sys, std::move(s)).value();
@@ -236,7 +236,7 @@ class TestFactory : public QObject {
     Probe probe;
     std::array<Gate, 2> g;
     auto sys = make_system();
-    sys->set_log_sink([&probe](const as::LogRecord& r) { probe.record("log " + std::string(r.text)); });
+    log_into(probe, *sys);
     Pool pool = as::start_factory<Recorder>(*sys, spec(probe, as::Routing::round_robin, 2)).value();
     QCOMPARE(probe.count("build w0"), std::size_t{1});
     Work doomed = held(g[0]);
@@ -330,7 +330,7 @@ class TestFactory : public QObject {
   void a_job_whose_message_cannot_be_copied_is_not_retried_and_the_log_says_why() {
     Probe probe;
     auto sys = make_system();
-    sys->set_log_sink([&probe](const as::LogRecord& r) { probe.record("log " + std::string(r.text)); });
+    log_into(probe, *sys);
     Pool pool = as::start_factory<Recorder>(*sys, spec(probe, as::Routing::queuer, 1)).value();
     Work doomed;  // holds an optional reply port: not copyable
     doomed.fail = true;
@@ -357,7 +357,7 @@ class TestFactory : public QObject {
   void a_worker_that_stops_itself_is_rebuilt_too() {
     Probe probe;
     auto sys = make_system();
-    sys->set_log_sink([&probe](const as::LogRecord& r) { probe.record("log " + std::string(r.text)); });
+    log_into(probe, *sys);
     Pool pool = as::start_factory<Recorder>(*sys, spec(probe, as::Routing::queuer, 1)).value();
     Work last;
     last.stop_self = true;

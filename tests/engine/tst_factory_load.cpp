@@ -51,11 +51,6 @@ void pass_time(as::System& sys, as::Duration d) {
   while (sys.runtime().now() < until) cv.wait_for(lk, std::chrono::milliseconds(1));
 }
 
-/// Sends the System's log lines into `probe` as "log <line>".
-void log_into(Probe& probe, as::System& sys) {
-  sys.set_log_sink([&probe](const as::LogRecord& r) { probe.record("log " + std::string(r.text)); });
-}
-
 /// Waits for a log line that starts with `start` and holds `part`.
 bool logged(Probe& probe, as::System& sys, const std::string& start, const std::string& part) {
   return probe.wait_until(sys, [&](const std::vector<std::string>& ev) {

@@ -108,6 +108,11 @@ Gauges gauges_become(as::System& sys, const as::FactoryRef<K, M>& pool, Gauges w
   return now;
 }
 
+/// Sends the System's log lines into `probe` as "log <line>".
+inline void log_into(Probe& probe, as::System& sys) {
+  sys.set_log_sink([&probe](const as::LogRecord& r) { probe.record("log " + std::string(r.text)); });
+}
+
 /// A job that fails on its first `fails` runs and then succeeds; its first run waits on `gate`
 /// (if any). Copyable, so that a factory can run it again.
 struct Attempts {
@@ -141,7 +146,7 @@ inline std::vector<std::string> runs(const Probe& probe) {
 }
 
 inline as::FactorySpec<Flaky> flaky_spec(Probe& probe, as::System& sys) {
-  sys.set_log_sink([&probe](const as::LogRecord& r) { probe.record("log " + std::string(r.text)); });
+  log_into(probe, sys);
   as::FactorySpec<Flaky> s;
   s.workers = 1;
   s.builder = [&probe](as::WorkerId) { return Flaky{&probe}; };

@@ -102,7 +102,8 @@ std::string_view to_string(Routing r) noexcept;
 /// the rebuilt worker, before that worker's queued jobs, up to a number of times or until it
 /// succeeds (ractor's MessageRetryStrategy). Each retry is written to the log with the job's key.
 /// The factory keeps a copy of a retried job's key and message while it runs, so both must be
-/// copyable; for a job whose key or message is not, it says so in the log and the job runs once. A retried job keeps its dispatch time, so its TTL still counts from the dispatch.
+/// copyable; for a job whose key or message is not, it says so in the log and the job runs once.
+/// A retried job keeps its dispatch time, so its TTL still counts from the dispatch.
 struct RetryStrategy {
   /// Runs after the first; kUnlimited: until one succeeds.
   std::uint32_t retries = 0;
