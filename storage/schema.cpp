@@ -181,6 +181,12 @@ CREATE TABLE factory_stats(
 CREATE INDEX factory_stats_by_poll ON factory_stats(session_id, poll);
 )sql";
 
+// Format 8: factory_stats.retried, the jobs a factory ran again because their worker failed or was
+// killed while running them (JobOptions::retry). Format 7's factories could not retry: 0.
+constexpr const char* kMigrationV7toV8 = R"sql(
+ALTER TABLE factory_stats ADD COLUMN retried INTEGER NOT NULL DEFAULT 0;
+)sql";
+
 // Indexes that make reading faster without changing what a format holds, so they need no format
 // version: the recorder makes them in every file it writes (new or appended to), and readers use
 // them when they are there and do the same work more slowly when not (a reader never changes a
@@ -207,7 +213,7 @@ struct Migration {
 constexpr Migration kMigrations[] = {
     {0, 1, kSchemaV1},        {1, 2, kMigrationV1toV2}, {2, 3, kMigrationV2toV3},
     {3, 4, kMigrationV3toV4}, {4, 5, kMigrationV4toV5}, {5, 6, kMigrationV5toV6},
-    {6, 7, kMigrationV6toV7},
+    {6, 7, kMigrationV6toV7}, {7, 8, kMigrationV7toV8},
 };
 static_assert(kMigrations[std::size(kMigrations) - 1].to == kRecordingFormatVersion,
               "the last migration must lead to the current format");

@@ -361,7 +361,7 @@ bool fold_items(Database& db, int format, std::int64_t session, observe::StateFe
       b.bind(2, static_cast<std::int64_t>(point.poll));
       b_more = b.step();
       if (format >= 7) {
-        fb = db.prepare(std::string("SELECT poll, ") + storage::factory_sample_columns() +
+        fb = db.prepare(std::string("SELECT poll, ") + storage::factory_sample_columns(format) +
                         " FROM factory_stats WHERE session_id = ? AND poll > ? ORDER BY poll, rowid");
         fb.bind(1, session);
         fb.bind(2, static_cast<std::int64_t>(point.poll));
@@ -773,7 +773,7 @@ std::vector<observe::FactorySample> SessionReader::factory_stats(std::int64_t se
   return guarded([&] {
     std::vector<observe::FactorySample> out;
     if (format_ < 7) return out;
-    Statement s = db_->prepare(std::string("SELECT ") + storage::factory_sample_columns() +
+    Statement s = db_->prepare(std::string("SELECT ") + storage::factory_sample_columns(format_) +
                                " FROM factory_stats WHERE session_id = ? AND bucket_ns >= ? AND bucket_ns <= ? "
                                "ORDER BY poll, rowid");
     s.bind(1, session);

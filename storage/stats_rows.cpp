@@ -40,7 +40,7 @@ constexpr int kFactoryCounters = [] {
   FactoryCounters::for_each(c, [&](auto&) { ++n; });
   return n;
 }();
-static_assert(kFactoryCounters == 14,
+static_assert(kFactoryCounters == 15,
               "a counter is new in FactoryCounters: give it a column of factory_stats (a new format) here");
 
 /// The latency buckets as LEB128 varints, one per bucket from index 0 (empty: none).
@@ -133,8 +133,8 @@ observe::StatsSample read_sample(const Statement& s, int first) {
 const char* insert_factory_sample_sql() noexcept {
   return "INSERT INTO factory_stats(session_id, poll, factory_id, bucket_ns, dispatched, completed, discarded_ttl, "
          "discarded_load_shed, discarded_shutdown, discarded_rate_limited, worker_restarts, stuck, latency_ns_sum, "
-         "queue_depth, queue_max, busy_workers, workers, queue_limit, latency_buckets) "
-         "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+         "queue_depth, queue_max, busy_workers, workers, queue_limit, retried, latency_buckets) "
+         "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 }
 
 void insert_factory_sample(Statement& st, std::int64_t session, std::int64_t poll, const observe::FactorySample& x) {
@@ -153,10 +153,16 @@ void insert_factory_sample(Statement& st, std::int64_t session, std::int64_t pol
   st.run();
 }
 
-const char* factory_sample_columns() noexcept {
+// Format 7 has no `retried`: its factories could not retry a job, so none was (0, as the migration
+// to format 8 fills it).
+const char* factory_sample_columns(int format) noexcept {
+  if (format >= 8)
+    return "factory_id, bucket_ns, dispatched, completed, discarded_ttl, discarded_load_shed, discarded_shutdown, "
+           "discarded_rate_limited, worker_restarts, stuck, latency_ns_sum, queue_depth, queue_max, busy_workers, "
+           "workers, queue_limit, retried, latency_buckets";
   return "factory_id, bucket_ns, dispatched, completed, discarded_ttl, discarded_load_shed, discarded_shutdown, "
          "discarded_rate_limited, worker_restarts, stuck, latency_ns_sum, queue_depth, queue_max, busy_workers, "
-         "workers, queue_limit, latency_buckets";
+         "workers, queue_limit, 0, latency_buckets";
 }
 
 observe::FactorySample read_factory_sample(const Statement& s, int first) {

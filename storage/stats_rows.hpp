@@ -24,14 +24,14 @@ const char* sample_columns(int format) noexcept;
 /// Reads a sample from the current row, whose sample_columns begin at column `first`.
 observe::StatsSample read_sample(const Statement& row, int first);
 
-/// The INSERT of one factory_stats row (format 7; run it with insert_factory_sample).
+/// The INSERT of one factory_stats row (the current format; run it with insert_factory_sample).
 const char* insert_factory_sample_sql() noexcept;
 /// Binds the parameters of one row (the session, the poll's number, then the sample) and runs it.
 void insert_factory_sample(Statement& insert, std::int64_t session, std::int64_t poll,
                            const observe::FactorySample& x);
-/// The columns read_factory_sample expects (put them after "SELECT " and whatever the query reads
-/// first, and add the FROM factory_stats).
-const char* factory_sample_columns() noexcept;
+/// The columns read_factory_sample expects from a recording of `format` (7 or later), in order (put
+/// them after "SELECT " and whatever the query reads first, and add the FROM factory_stats).
+const char* factory_sample_columns(int format) noexcept;
 /// Reads a factory sample from the current row, whose factory_sample_columns begin at `first`.
 observe::FactorySample read_factory_sample(const Statement& row, int first);
 

@@ -133,11 +133,14 @@ void print_session_summary(std::FILE* to, const SessionReader& reader, const Ses
                             return true;
                           });
   if (!factories.empty())
-    std::fprintf(to, "  factories   %s; jobs done %s; discarded %s (ttl %s, shed %s, shutdown %s, rate %s); stuck %s\n",
+    std::fprintf(to,
+                 "  factories   %s; jobs done %s; discarded %s (ttl %s, shed %s, shutdown %s, rate %s); stuck %s; "
+                 "retried %s\n",
                  with_commas(factories.size()).c_str(), with_commas(jobs.completed).c_str(),
                  with_commas(jobs.discarded_total()).c_str(), with_commas(jobs.discarded_ttl).c_str(),
                  with_commas(jobs.discarded_load_shed).c_str(), with_commas(jobs.discarded_shutdown).c_str(),
-                 with_commas(jobs.discarded_rate_limited).c_str(), with_commas(jobs.stuck).c_str());
+                 with_commas(jobs.discarded_rate_limited).c_str(), with_commas(jobs.stuck).c_str(),
+                 with_commas(jobs.retried).c_str());
 }
 
 }  // namespace actorscope::cli

@@ -3,7 +3,8 @@
 // 150 more every two seconds. Four workers handle about 300 a second, so each burst piles up:
 // past 40 waiting jobs the factory sheds the oldest of the least urgent, and a job that has waited
 // more than two seconds expires. Worker 3 is the slow one: every so often a job hangs it, and the
-// dead-man's switch (1.5 s) kills it; the factory rebuilds it with its id and goes on.
+// dead-man's switch (1.5 s) kills it; the factory rebuilds it with its id and goes on. An
+// interactive job lost that way runs again (one retry); the others are lost.
 #include "scenarios/random.hpp"
 #include "scenarios/scenario.hpp"
 
@@ -69,7 +70,8 @@ struct Clients {
     for (std::uint64_t n = burst ? 150 : s.rng.between(1, 5); n > 0; --n) {
       const auto kind = static_cast<std::uint32_t>(s.rng.below(10) < 2 ? 0 : s.rng.below(10) < 6 ? 1 : 2);
       const auto cost = static_cast<std::uint32_t>(s.rng.between(6, 20));
-      (void)s.setup.jobs.dispatch(++s.next_id, Request{kind, cost}, JobOptions{.submitted = {}, .ttl = 2s});
+      const RetryStrategy retry = kind == 0 ? RetryStrategy::count(1) : RetryStrategy::none();
+      (void)s.setup.jobs.dispatch(++s.next_id, Request{kind, cost}, JobOptions{.submitted = {}, .ttl = 2s, .retry = retry});
     }
   }
 };
@@ -104,7 +106,8 @@ class FactoryScenario final : public Scenario {
   std::string_view name() const noexcept override { return "factory"; }
   std::string_view summary() const noexcept override {
     return "a job queue under bursts: a factory of four workers sheds the oldest jobs at peaks and expires "
-           "stale ones, and the dead-man's switch replaces its slow worker when a job hangs it";
+           "stale ones, and the dead-man's switch replaces its slow worker when a job hangs it (an interactive "
+           "job runs again)";
   }
   void start(System& system, std::uint64_t seed) const override {
     auto root = system.spawn<Service>({.name = "service"}, seed);

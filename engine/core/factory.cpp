@@ -181,15 +181,19 @@ std::string worker_job_fate(const std::string& key, bool retried, std::uint32_t 
          " after this one)";
 }
 
-std::string worker_exit_text(WorkerId id, const std::string& what, std::size_t queued,
+std::string worker_exit_text(WorkerId id, const std::string& what, std::optional<std::size_t> kept_queue,
                              const std::string& job_fate) {
   std::string text = "factory worker ";
   text += std::to_string(id);
   text += ' ';
   text += what;
-  text += "; it is rebuilt with the same id and keeps its ";
-  text += std::to_string(queued);
-  text += queued == 1 ? " queued job" : " queued jobs";
+  if (kept_queue) {
+    text += "; it is rebuilt with the same id and keeps its ";
+    text += std::to_string(*kept_queue);
+    text += *kept_queue == 1 ? " queued job" : " queued jobs";
+  } else {
+    text += "; it is not rebuilt (the pool shrank)";
+  }
   if (!job_fate.empty()) {
     text += "; ";
     text += job_fate;

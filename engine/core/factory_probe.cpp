@@ -60,6 +60,7 @@ FactoryStats FactoryProbe::snapshot() const {
   s.discarded_rate_limited = get(discarded_[static_cast<std::size_t>(DiscardReason::rate_limited)]);
   s.worker_restarts = get(restarts_);
   s.stuck = get(stuck_);
+  s.retried = get(retried_);
   s.latency_sum = Duration(static_cast<Duration::rep>(get(latency_sum_ns_)));
   s.queue_depth = get(queue_depth_);
   s.queue_max = get(queue_max_);

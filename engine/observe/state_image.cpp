@@ -23,8 +23,8 @@ constexpr char kMagic[4] = {'A', 'S', 'K', 'F'};
 // counts of the supervisor event kinds, ActorRecord's child_id, restarts and replaces, and the
 // SupervisorRecords. 8: bounded mailboxes: ActorRecord's mailbox_capacity and overflow, its dropped
 // and rejected counters, and theirs per history point. 9: the FactoryRecords (and the counts of the
-// factory event kinds, in format 7's list).
-constexpr std::uint64_t kImageFormat = 9;
+// factory event kinds, in format 7's list). 10: FactoryCounters::retried.
+constexpr std::uint64_t kImageFormat = 10;
 /// The event kinds images of formats 1 to 6 count (the ones before supervisor_configured).
 constexpr std::size_t kKindsBeforeFormat7 = static_cast<std::size_t>(EventKind::supervisor_configured);
 
@@ -546,6 +546,8 @@ void SystemState::image_fields(Io& io, Self& st) {
         [&](auto& f) {
           io.id(f.id);
           FactoryCounters::for_each(f, [&](auto& v) {
+            // Format 9's factories did not retry.
+            if (static_cast<const void*>(&v) == &f.retried && io.format() < 10) return;
             if constexpr (std::is_same_v<std::remove_const_t<std::remove_reference_t<decltype(v)>>, Duration>) {
               io.d(v);
             } else {

@@ -91,10 +91,12 @@ class TestRecordCli : public QObject {
       QVERIFY2(ins.out.contains("factory_configured"), qPrintable(ins.out));
     // The pipeline's bounded stage is counted among the mailboxes; the others have none.
     QCOMPARE(ins.out.contains("mailboxes   1 bounded"), scenario == "pipeline");
-    // A factory's jobs are summarised ("factories N; jobs done N; discarded N (...); stuck N"); a
-    // scenario without a factory has no such line.
+    // A factory's jobs are summarised ("factories N; jobs done N; discarded N (...); stuck N;
+    // retried N"); a scenario without a factory has no such line.
     QCOMPARE(ins.out.contains("factories   "), scenario == "factory");
-    if (scenario == "factory") QVERIFY2(ins.out.contains("; jobs done ") && ins.out.contains("; stuck "), qPrintable(ins.out));
+    if (scenario == "factory")
+      QVERIFY2(ins.out.contains("; jobs done ") && ins.out.contains("; stuck ") && ins.out.contains("; retried "),
+               qPrintable(ins.out));
 
     const actorscope::SessionReader reader(db.toStdString());
     const auto s = reader.sessions().front();

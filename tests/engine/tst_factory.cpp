@@ -298,6 +298,7 @@ class TestFactory : public QObject {
   void a_job_out_of_retries_is_lost_and_the_log_says_so() {
     Probe probe;
     auto sys = make_system();
+    as::observe::StatsPoller poller(*sys);
     as::FactoryRef<int, Attempts> pool = as::start_factory<Flaky>(*sys, flaky_spec(probe, *sys)).value();
     QVERIFY(pool.dispatch(7, Attempts{5}, as::JobOptions{.retry = as::RetryStrategy::count(1)}));
     QVERIFY(pool.dispatch(8, Attempts{}));
@@ -313,15 +314,21 @@ class TestFactory : public QObject {
     QVERIFY(pool.dispatch(10, Attempts{}));
     QVERIFY(probe.wait_for(*sys, "done 10"));
     QCOMPARE(probe.count("try 9"), std::size_t{1});
+    // One retry (job 7's second run) among three failed runs; the observatory counts it.
+    const as::FactoryStats c = counters_of(poller, pool);
+    QCOMPARE(c.retried, std::uint64_t{1});
+    QCOMPARE(c.worker_restarts, std::uint64_t{3});
   }
 
   void a_job_with_unlimited_retries_runs_until_it_succeeds() {
     Probe probe;
     auto sys = make_system();
     as::FactoryRef<int, Attempts> pool = as::start_factory<Flaky>(*sys, flaky_spec(probe, *sys)).value();
+    as::observe::StatsPoller poller(*sys);
     QVERIFY(pool.dispatch(7, Attempts{6}, as::JobOptions{.retry = as::RetryStrategy::unlimited()}));
     QVERIFY(probe.wait_for(*sys, "done 7"));
     QCOMPARE(probe.count("try 7"), std::size_t{7});
+    QCOMPARE(counters_of(poller, pool).retried, std::uint64_t{6});
     QVERIFY(probe.contains(
         "log factory worker 0 failed: job 7 failed on run 6; it is rebuilt with the same id and keeps its 0 "
         "queued jobs; its job 7 runs again first (retried until it succeeds)"));

@@ -1,8 +1,8 @@
-// Factories in recordings (format 7): a session with a real factory records its configuration and
-// its statistics (factory_stats), and reads back to the state the recorder folded live (from a
-// keyframe and from the start); a format-6 recording opens read-only unchanged, without factories,
-// and is migrated (the empty table made) when a session is added to it; `inspect`'s summary counts
-// the factories' jobs. Every runtime.
+// Factories in recordings (formats 7 and 8): a session with a real factory records its configuration
+// and its statistics (factory_stats), retries included, and reads back to the state the recorder
+// folded live (from a keyframe and from the start); a format-6 recording opens read-only unchanged,
+// without factories, and is migrated (the empty table made) when a session is added to it; a
+// format-7 recording (no retries column) likewise, with no retries. Every runtime.
 #include <QTest>
 
 #include "recording_test.hpp"
@@ -10,6 +10,7 @@
 
 #include <actorscope/factory.hpp>
 
+#include <stdexcept>
 #include <string>
 
 using namespace recording_test;
@@ -22,27 +23,36 @@ std::string read_bytes(const std::filesystem::path& file) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-/// Records "done" for each job.
-struct Square {
+/// Records "done" for each job, after failing the first run of each job whose message is negative.
+struct FailsOnce {
   using Key = int;
   using Message = int;
   Probe* probe = nullptr;
-  void handle(as::WorkerContext<Square>&, as::Job<int, int> job, std::monostate&) {
-    probe->record(job.message * job.message >= 0 ? "done" : "?");
+  void handle(as::WorkerContext<FailsOnce>&, as::Job<int, int> job, std::monostate&) {
+    const std::string failed = "failed " + std::to_string(job.key);
+    if (job.message < 0 && probe->count(failed) == 0) {
+      probe->record(failed);
+      throw std::runtime_error("job " + std::to_string(job.key) + " fails once");
+    }
+    probe->record("done");
   }
 };
 
-/// A factory of two workers takes `jobs` jobs and runs them, then stops; returns its id.
-as::ActorId run_factory(as::System& sys, int jobs) {
+/// A factory of two workers takes `jobs` jobs and runs them, then stops; returns its id. With
+/// `retrying`, every third job fails once and is retried (FailsOnce).
+as::ActorId run_factory(as::System& sys, int jobs, bool retrying = false) {
   Probe probe;
-  as::FactorySpec<Square> spec{.workers = 2, .routing = as::Routing::queuer};
-  spec.builder = [&probe](as::WorkerId) { return Square{&probe}; };
-  auto pool = as::start_factory<Square>(sys, spec);
+  as::FactorySpec<FailsOnce> spec{.workers = 2, .routing = as::Routing::queuer};
+  spec.builder = [&probe](as::WorkerId) { return FailsOnce{&probe}; };
+  auto pool = as::start_factory<FailsOnce>(sys, spec);
   if (!pool) {
     QTest::qFail("start_factory failed", __FILE__, __LINE__);
     return {};
   }
-  for (int i = 0; i < jobs; ++i) (void)pool->dispatch(i, i);
+  for (int i = 0; i < jobs; ++i) {
+    const bool fails = retrying && i % 3 == 0;
+    (void)pool->dispatch(i, fails ? -1 : i, as::JobOptions{.retry = as::RetryStrategy::count(fails ? 1 : 0)});
+  }
   if (!probe.wait_count(sys, "done", static_cast<std::size_t>(jobs))) {
     QTest::qFail("the jobs did not all run", __FILE__, __LINE__);
     return {};
@@ -94,7 +104,7 @@ class TestFactoryRecording : public QObject {
     QCOMPARE(live.actor(factory)->children.size(), 2u);
 
     const as::SessionReader r(file);
-    QCOMPARE(r.format_version(), 7);
+    QCOMPARE(r.format_version(), as::kRecordingFormatVersion);
     const std::int64_t session = r.sessions().front().id;
     QVERIFY(r.state_at(session, as::TimePoint::max()) == live);
     QVERIFY(r.state_at(session, as::TimePoint::max(), {.use_keyframes = false}) == live);
@@ -118,6 +128,88 @@ class TestFactoryRecording : public QObject {
       QVERIFY(at == r.state_at(session, s.end));
       (void)r.advance(session, walked, point, s.end);
     }
+  }
+
+  void a_factory_that_retries_jobs_records_how_many_it_retried() {
+    QTemporaryDir dir;
+    const auto file = path_in(dir, "retries.db");
+    as::Recorder rec(file, {.detail = as::Detail::lifecycle, .stats_interval = 2ms, .keyframe_every = 4});
+    auto sys = make_system();
+    sys->attach(rec);
+    const as::ActorId factory = run_factory(*sys, 12, true);  // jobs 0, 3, 6 and 9 fail once
+    if (QTest::currentTestFailed()) return;
+    sys->shutdown();
+    QVERIFY(sys->detach(rec));
+    const obs::SystemState live = rec.state();
+    const obs::FactoryRecord* f = live.factory(factory);
+    QVERIFY(f != nullptr);
+    QCOMPARE(f->retried, 4u);
+    QCOMPARE(f->worker_restarts, 4u);
+    QCOMPARE(f->completed, 12u);
+
+    const as::SessionReader r(file);
+    const std::int64_t session = r.sessions().front().id;
+    as::FactoryCounters sum;
+    for (const obs::FactorySample& s : r.factory_stats(session)) sum.add(s);
+    QCOMPARE(sum.retried, 4u);
+    QVERIFY(r.state_at(session, as::TimePoint::max()) == live);
+    QVERIFY(r.state_at(session, as::TimePoint::max(), {.use_keyframes = false}) == live);
+  }
+
+  void a_format_7_recording_opens_unchanged_without_retries_and_is_migrated_when_a_session_is_added() {
+    QTemporaryDir dir;
+    const auto file = path_in(dir, "format7.db");
+    as::ActorId first{};
+    {
+      as::Recorder rec(file, {.detail = as::Detail::lifecycle, .stats_interval = 2ms});
+      auto sys = make_system();
+      sys->attach(rec);
+      first = run_factory(*sys, 6);
+      if (QTest::currentTestFailed()) return;
+      sys->shutdown();
+      QVERIFY(sys->detach(rec));
+    }
+    {  // What format 7 was: factory_stats without `retried` (and no keyframes: their images are
+       // this build's, which a format-7 build would not have written).
+      Sqlite db(file);
+      QVERIFY(db.exec("ALTER TABLE factory_stats DROP COLUMN retried; DELETE FROM keyframes; "
+                      "UPDATE meta SET value = '7' WHERE key = 'format_version'"));
+    }
+    const std::string before = read_bytes(file);
+    {
+      const as::SessionReader r(file);
+      QCOMPARE(r.format_version(), 7);
+      r.verify();
+      const std::int64_t session = r.sessions().front().id;
+      as::FactoryCounters sum;
+      for (const obs::FactorySample& s : r.factory_stats(session)) sum.add(s);
+      QCOMPARE(sum.completed, 6u);
+      QCOMPARE(sum.retried, 0u);
+      const obs::SystemState st = r.state_at(session, as::TimePoint::max());
+      QVERIFY(st.factory(first) != nullptr);
+      QCOMPARE(st.factory(first)->completed, 6u);
+    }
+    QVERIFY2(read_bytes(file) == before, "reading a format-7 recording changed it");
+    {
+      as::Recorder rec(file, {.detail = as::Detail::lifecycle, .stats_interval = 2ms});  // (appends)
+      auto sys = make_system();
+      sys->attach(rec);
+      (void)run_factory(*sys, 6, true);  // jobs 0 and 3 fail once
+      if (QTest::currentTestFailed()) return;
+      sys->shutdown();
+      QVERIFY(sys->detach(rec));
+    }
+    const as::SessionReader r(file);
+    QCOMPARE(r.format_version(), as::kRecordingFormatVersion);
+    r.verify();
+    QCOMPARE(r.sessions().size(), 2u);
+    as::FactoryCounters old_sum;
+    for (const obs::FactorySample& s : r.factory_stats(r.sessions().front().id)) old_sum.add(s);
+    QCOMPARE(old_sum.completed, 6u);
+    QCOMPARE(old_sum.retried, 0u);
+    as::FactoryCounters new_sum;
+    for (const obs::FactorySample& s : r.factory_stats(r.sessions().back().id)) new_sum.add(s);
+    QCOMPARE(new_sum.retried, 2u);
   }
 
   void a_format_6_recording_opens_unchanged_and_is_migrated_when_a_session_is_added() {

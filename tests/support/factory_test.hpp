@@ -5,6 +5,8 @@
 
 #include "engine_test.hpp"
 
+#include <actorscope/observe/stats_poller.hpp>
+
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -106,6 +108,15 @@ Gauges gauges_become(as::System& sys, const as::FactoryRef<K, M>& pool, Gauges w
   Gauges now = gauges(pool);
   while (!(now == want) && sys.runtime().now() < deadline) now = gauges(pool);
   return now;
+}
+
+/// The factory's counters now, as a poller reads them (a factory that has ended: its final
+/// counters, which a poller made before the end keeps for its next poll).
+template <class K, class M>
+as::FactoryStats counters_of(as::observe::StatsPoller& poller, const as::FactoryRef<K, M>& pool) {
+  for (const as::FactoryStats& s : poller.poll_factories())
+    if (s.factory == pool.id()) return s;
+  return {};
 }
 
 /// Sends the System's log lines into `probe` as "log <line>".

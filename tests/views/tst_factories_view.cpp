@@ -79,6 +79,7 @@ class TestFactoriesView : public QObject {
       s.advance(100ms);
       obs::FactorySample a = sample(s, 10, 4, static_cast<std::uint64_t>(i), 2);
       if (i == 4) a.discarded_load_shed = 3;
+      if (i == 2) a.retried = 2;
       s.state.apply(a);
       s.state.apply(sample(s, 20, 1, 0, 0, 1));
     }
@@ -99,6 +100,7 @@ class TestFactoriesView : public QObject {
     QCOMPARE(cell(v::FactoriesModel::QueueColumn), QStringLiteral("4"));
     QCOMPARE(cell(v::FactoriesModel::CompletedColumn), QStringLiteral("20"));
     QCOMPARE(cell(v::FactoriesModel::DiscardedColumn), QStringLiteral("3"));
+    QCOMPARE(cell(v::FactoriesModel::RetriedColumn), QStringLiteral("2"));
     QVERIFY(!cell(v::FactoriesModel::LatencyP50Column).isEmpty());
     QCOMPARE(model->index(row, 0).data(v::ActorIdRole).value<as::ActorId>(), id(10));
 

@@ -54,6 +54,7 @@ void FactoriesModel::update(const observe::SystemState& state) {
     r.latencyP50 = latency.percentile(50);
     r.latencyP99 = latency.percentile(99);
     r.stuck = std::max(f.stuck, f.stuck_reports);
+    r.retried = f.retried;
     fresh.push_back(std::move(r));
   }
   setRows(std::move(fresh));
@@ -88,6 +89,7 @@ QVariant FactoriesModel::data(const QModelIndex& index, int role) const {
         case LatencyP50Column: return r.completed != 0 ? formatNanos(r.latencyP50) : QString();
         case LatencyP99Column: return r.completed != 0 ? formatNanos(r.latencyP99) : QString();
         case StuckColumn: return count(r.stuck);
+        case RetriedColumn: return count(r.retried);
       }
       break;
     case SortRole:
@@ -103,6 +105,7 @@ QVariant FactoriesModel::data(const QModelIndex& index, int role) const {
         case LatencyP50Column: return QVariant::fromValue<qulonglong>(r.latencyP50);
         case LatencyP99Column: return QVariant::fromValue<qulonglong>(r.latencyP99);
         case StuckColumn: return QVariant::fromValue<qulonglong>(r.stuck);
+        case RetriedColumn: return QVariant::fromValue<qulonglong>(r.retried);
       }
       break;
     case Qt::TextAlignmentRole:
@@ -129,9 +132,9 @@ QVariant FactoriesModel::data(const QModelIndex& index, int role) const {
 
 QVariant FactoriesModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
-  static const char* const names[ColumnCount] = {"Factory",   "Routing",   "Workers",     "Busy",
-                                                 "Queue",     "Dispatched", "Completed",  "Discarded",
-                                                 "Latency p50", "Latency p99", "Stuck"};
+  // Short titles, so that more columns fit beside the inspector; the tooltips say them in full.
+  static const char* const names[ColumnCount] = {"Factory",    "Routing", "Workers", "Busy",  "Queue", "Dispatched",
+                                                 "Done",       "Discarded", "Retried", "Stuck", "p50",   "p99"};
   static const char* const tips[ColumnCount] = {
       "The factory actor (its workers are its children)",
       "How it hands jobs to workers: queuer (any free worker), key persistent (a key always to one worker), "
@@ -142,9 +145,10 @@ QVariant FactoriesModel::headerData(int section, Qt::Orientation orientation, in
       "Jobs it took in since the observation began (discarded ones included)",
       "Jobs a worker finished",
       "Jobs dropped instead of run: TTL expired, load shed, shutdown, rate limited",
+      "Jobs run again because their worker failed or was killed while running them (JobOptions::retry)",
+      "Jobs its dead-man's switch found stuck (running longer than its detection timeout)",
       "Median job latency: from dispatch to the factory hearing the worker finished",
       "99th percentile job latency",
-      "Jobs its dead-man's switch found stuck (running longer than its detection timeout)",
   };
   if (role == Qt::DisplayRole) return QString::fromUtf8(names[section]);
   if (role == Qt::ToolTipRole) return QString::fromUtf8(tips[section]);

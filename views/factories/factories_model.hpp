@@ -1,6 +1,6 @@
 // FactoriesModel: every factory (factory.hpp) the fold knows: its name, routing, pool, how busy it
-// is, how deep its queue is, what it has dispatched, completed and discarded, its job latency and
-// how many jobs its dead-man's switch found stuck. A row is its factory actor's (ActorIdRole).
+// is, how deep its queue is, what it has dispatched, completed and discarded, its job latency, how
+// many jobs its dead-man's switch found stuck and how many jobs it ran again after their worker failed. A row is its factory actor's (ActorIdRole).
 #pragma once
 
 #include "common/keyed_table_model.hpp"
@@ -27,6 +27,7 @@ struct FactoryRow {
   std::uint64_t latencyP50 = 0;  ///< ns (0 with no job timed)
   std::uint64_t latencyP99 = 0;
   std::uint64_t stuck = 0;
+  std::uint64_t retried = 0;
   ActorId key() const noexcept { return id; }
   bool operator==(const FactoryRow&) const = default;
 };
@@ -43,9 +44,10 @@ class FactoriesModel : public KeyedTableModel<FactoryRow> {
     DispatchedColumn,
     CompletedColumn,
     DiscardedColumn,
+    RetriedColumn,
+    StuckColumn,
     LatencyP50Column,
     LatencyP99Column,
-    StuckColumn,
     ColumnCount
   };
 

@@ -69,8 +69,8 @@ FactoriesView::FactoriesView(ActorSelection* selection, ActorControl* control, Q
   table_->setModel(proxy_);
   table_->setSortingEnabled(true);
   table_->sortByColumn(FactoriesModel::NameColumn, Qt::AscendingOrder);
-  static_assert(FactoriesModel::ColumnCount == 11, "a width for every column");
-  setColumnWidthsInDigits(table_, {18, 12, 5, 5, 8, 9, 9, 8, 8, 8, 5}, 10);
+  static_assert(FactoriesModel::ColumnCount == 12, "a width for every column");
+  setColumnWidthsInDigits(table_, {18, 12, 5, 5, 8, 9, 9, 8, 6, 5, 8, 8}, 10);
   setStretchColumn(table_, FactoriesModel::NameColumn);
 
   // The details of the current row's factory.

@@ -44,8 +44,8 @@
 // }
 // ```
 //
-// A job lost with a failing worker can be run again (JobOptions::retry). Not built (ractor has
-// it): a separate stats layer (FactoryStats and the observatory cover what it reports).
+// A job lost with a failing worker can run again (JobOptions::retry). Not built, though ractor has
+// it: a separate stats layer (FactoryStats and the observatory cover what it reports).
 #pragma once
 
 #include <actorscope/actor.hpp>
@@ -514,7 +514,9 @@ std::string custom_hash_out_of_range(std::size_t index, std::size_t pool);
 /// (first on the `rebuilt` worker, or routed over the pool) with `retries_left` more after that
 /// (RetryStrategy::kUnlimited: until it succeeds).
 std::string worker_job_fate(const std::string& key, bool retried, std::uint32_t retries_left, bool rebuilt);
-std::string worker_exit_text(WorkerId id, const std::string& what, std::size_t queued,
+/// The log line for worker `id` that exited (`what`): rebuilt with the `kept_queue` jobs it had
+/// queued, or, with none, not rebuilt because the pool shrank past it; then `job_fate`, if any.
+std::string worker_exit_text(WorkerId id, const std::string& what, std::optional<std::size_t> kept_queue,
                              const std::string& job_fate);
 std::string retry_impossible_text(const std::string& key);
 
@@ -772,7 +774,10 @@ class FactoryCore {
       std::string fate;
       if (w.busy && w.current && job_lost) {
         again = std::exchange(w.again, std::nullopt);
-        if (again && again->options.retry.retries != RetryStrategy::kUnlimited) --again->options.retry.retries;
+        if (again) {
+          if (again->options.retry.retries != RetryStrategy::kUnlimited) --again->options.retry.retries;
+          probe_->retried();
+        }
         fate = worker_job_fate(describe_key(*w.current), again.has_value(),
                                again ? again->options.retry.retries : 0, i < pool_);
       }
@@ -780,8 +785,7 @@ class FactoryCore {
       if (i >= pool_) {  // let go by a resize: it is not rebuilt, and a retry goes to the rest
         w.actor = {};
         trim_workers();
-        if (!fate.empty())
-          ctx.log("factory worker {} {}; it is not rebuilt (the pool shrank), and {}", i, what, fate);
+        if (!fate.empty()) ctx.log("{}", worker_exit_text(i, what, std::nullopt, fate));
         if (again) route(ctx, std::move(*again));
         publish();
         return maybe_drained(ctx);

@@ -64,6 +64,10 @@ struct FactoryCounters {
   std::uint64_t workers = 0;
   /// The queue's discard limit now (0: none).
   std::uint64_t queue_limit = 0;
+  // -- sums added later (for_each lists them last, so that the recordings' columns only grow) --
+  /// Jobs run again because their worker failed or was killed while running them (their
+  /// JobOptions::retry allowed it): each retry counts once, whether it then succeeds or not.
+  std::uint64_t retried = 0;
 
   /// Job latencies in nanoseconds, as counts by observe::LogHistogram bucket index (trailing empty
   /// buckets are not stored). Not in for_each: recordings keep it apart from the scalar columns.
@@ -103,6 +107,7 @@ struct FactoryCounters {
     d.worker_restarts = grew(worker_restarts, before.worker_restarts);
     d.stuck = grew(stuck, before.stuck);
     d.latency_sum = grew(latency_sum, before.latency_sum);
+    d.retried = grew(retried, before.retried);
     d.queue_depth = queue_depth;
     d.queue_max = queue_max > before.queue_max ? queue_max : std::max(queue_depth, before.queue_depth);
     d.busy_workers = busy_workers;
@@ -127,6 +132,7 @@ struct FactoryCounters {
     worker_restarts += bucket.worker_restarts;
     stuck += bucket.stuck;
     latency_sum += bucket.latency_sum;
+    retried += bucket.retried;
     queue_depth = bucket.queue_depth;
     queue_max = std::max(queue_max, bucket.queue_max);
     busy_workers = bucket.busy_workers;
@@ -154,6 +160,7 @@ struct FactoryCounters {
     f(c.busy_workers);
     f(c.workers);
     f(c.queue_limit);
+    f(c.retried);
   }
 
   friend bool operator==(const FactoryCounters&, const FactoryCounters&) = default;

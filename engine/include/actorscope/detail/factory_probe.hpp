@@ -36,6 +36,8 @@ class FactoryProbe {
   void discarded(DiscardReason reason) noexcept { bump(discarded_[static_cast<std::size_t>(reason)]); }
   void worker_restarted() noexcept { bump(restarts_); }
   void stuck() noexcept { bump(stuck_); }
+  /// A job lost with its worker runs again (JobOptions::retry).
+  void retried() noexcept { bump(retried_); }
   /// The gauges now: jobs waiting, workers busy, the pool's size, the queue's discard limit.
   void gauges(std::uint64_t queue_depth, std::uint64_t busy, std::uint64_t workers, std::uint64_t limit) noexcept;
 
@@ -54,7 +56,7 @@ class FactoryProbe {
       (64 - observe::LogHistogram::kSubBits + 1) * observe::LogHistogram::kSubBuckets;
 
   ActorId factory_;
-  Counter dispatched_{0}, completed_{0}, restarts_{0}, stuck_{0}, latency_sum_ns_{0};
+  Counter dispatched_{0}, completed_{0}, restarts_{0}, stuck_{0}, retried_{0}, latency_sum_ns_{0};
   std::array<Counter, kDiscardReasonCount> discarded_{};
   Counter queue_depth_{0}, queue_max_{0}, busy_{0}, workers_{0}, queue_limit_{0};
   Counter latency_top_{0};  ///< one past the highest latency bucket used

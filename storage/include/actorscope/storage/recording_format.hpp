@@ -9,7 +9,7 @@ namespace actorscope {
 
 /// The format this build writes (meta.format_version). Readers accept every format up to it;
 /// a writer that opens an older file migrates it first.
-inline constexpr int kRecordingFormatVersion = 7;
+inline constexpr int kRecordingFormatVersion = 8;
 
 /// How much of the event stream a session keeps. Lifecycle events (spawns, exits, links,
 /// supervision, groups, names, timers) and the exact per-actor statistics are always recorded.
