@@ -66,6 +66,25 @@ as::ActorId run_factory(as::System& sys, int jobs, bool retrying = false) {
   return id;
 }
 
+/// Records a session into `file` (made, or appended to) in which a factory runs `jobs` jobs, as
+/// run_factory does; returns the factory's id.
+as::ActorId record_factory(const std::filesystem::path& file, int jobs, bool retrying = false) {
+  as::Recorder rec(file, {.detail = as::Detail::lifecycle, .stats_interval = 2ms});
+  auto sys = make_system();
+  sys->attach(rec);
+  const as::ActorId id = run_factory(*sys, jobs, retrying);
+  sys->shutdown();
+  if (!sys->detach(rec)) QTest::qFail("the recorder was not attached to the end", __FILE__, __LINE__);
+  return id;
+}
+
+/// What a session's factory samples add up to.
+as::FactoryCounters factory_totals(const as::SessionReader& r, std::int64_t session) {
+  as::FactoryCounters sum;
+  for (const obs::FactorySample& s : r.factory_stats(session)) sum.add(s);
+  return sum;
+}
+
 }  // namespace
 
 class TestFactoryRecording : public QObject {
@@ -109,11 +128,8 @@ class TestFactoryRecording : public QObject {
     QVERIFY(r.state_at(session, as::TimePoint::max()) == live);
     QVERIFY(r.state_at(session, as::TimePoint::max(), {.use_keyframes = false}) == live);
     // The rows themselves add up to the same totals.
-    as::FactoryCounters sum;
-    for (const obs::FactorySample& s : r.factory_stats(session)) {
-      QCOMPARE(s.factory, factory);
-      sum.add(s);
-    }
+    for (const obs::FactorySample& s : r.factory_stats(session)) QCOMPARE(s.factory, factory);
+    const as::FactoryCounters sum = factory_totals(r, session);
     QCOMPARE(sum.completed, 20u);
     QCOMPARE(sum.latency_buckets, f->latency_buckets);
 
@@ -149,9 +165,7 @@ class TestFactoryRecording : public QObject {
 
     const as::SessionReader r(file);
     const std::int64_t session = r.sessions().front().id;
-    as::FactoryCounters sum;
-    for (const obs::FactorySample& s : r.factory_stats(session)) sum.add(s);
-    QCOMPARE(sum.retried, 4u);
+    QCOMPARE(factory_totals(r, session).retried, 4u);
     QVERIFY(r.state_at(session, as::TimePoint::max()) == live);
     QVERIFY(r.state_at(session, as::TimePoint::max(), {.use_keyframes = false}) == live);
   }
@@ -159,16 +173,8 @@ class TestFactoryRecording : public QObject {
   void a_format_7_recording_opens_unchanged_without_retries_and_is_migrated_when_a_session_is_added() {
     QTemporaryDir dir;
     const auto file = path_in(dir, "format7.db");
-    as::ActorId first{};
-    {
-      as::Recorder rec(file, {.detail = as::Detail::lifecycle, .stats_interval = 2ms});
-      auto sys = make_system();
-      sys->attach(rec);
-      first = run_factory(*sys, 6);
-      if (QTest::currentTestFailed()) return;
-      sys->shutdown();
-      QVERIFY(sys->detach(rec));
-    }
+    const as::ActorId first = record_factory(file, 6);
+    if (QTest::currentTestFailed()) return;
     {  // What format 7 was: factory_stats without `retried` (and no keyframes: their images are
        // this build's, which a format-7 build would not have written).
       Sqlite db(file);
@@ -181,8 +187,7 @@ class TestFactoryRecording : public QObject {
       QCOMPARE(r.format_version(), 7);
       r.verify();
       const std::int64_t session = r.sessions().front().id;
-      as::FactoryCounters sum;
-      for (const obs::FactorySample& s : r.factory_stats(session)) sum.add(s);
+      const as::FactoryCounters sum = factory_totals(r, session);
       QCOMPARE(sum.completed, 6u);
       QCOMPARE(sum.retried, 0u);
       const obs::SystemState st = r.state_at(session, as::TimePoint::max());
@@ -190,26 +195,15 @@ class TestFactoryRecording : public QObject {
       QCOMPARE(st.factory(first)->completed, 6u);
     }
     QVERIFY2(read_bytes(file) == before, "reading a format-7 recording changed it");
-    {
-      as::Recorder rec(file, {.detail = as::Detail::lifecycle, .stats_interval = 2ms});  // (appends)
-      auto sys = make_system();
-      sys->attach(rec);
-      (void)run_factory(*sys, 6, true);  // jobs 0 and 3 fail once
-      if (QTest::currentTestFailed()) return;
-      sys->shutdown();
-      QVERIFY(sys->detach(rec));
-    }
+    (void)record_factory(file, 6, true);  // (appends) jobs 0 and 3 fail once
+    if (QTest::currentTestFailed()) return;
     const as::SessionReader r(file);
     QCOMPARE(r.format_version(), as::kRecordingFormatVersion);
     r.verify();
     QCOMPARE(r.sessions().size(), 2u);
-    as::FactoryCounters old_sum;
-    for (const obs::FactorySample& s : r.factory_stats(r.sessions().front().id)) old_sum.add(s);
-    QCOMPARE(old_sum.completed, 6u);
-    QCOMPARE(old_sum.retried, 0u);
-    as::FactoryCounters new_sum;
-    for (const obs::FactorySample& s : r.factory_stats(r.sessions().back().id)) new_sum.add(s);
-    QCOMPARE(new_sum.retried, 2u);
+    QCOMPARE(factory_totals(r, r.sessions().front().id).completed, 6u);
+    QCOMPARE(factory_totals(r, r.sessions().front().id).retried, 0u);
+    QCOMPARE(factory_totals(r, r.sessions().back().id).retried, 2u);
   }
 
   void a_format_6_recording_opens_unchanged_and_is_migrated_when_a_session_is_added() {
@@ -242,23 +236,14 @@ class TestFactoryRecording : public QObject {
       QVERIFY(st == r.state_at(session, as::TimePoint::max(), {.use_keyframes = false}));
     }
     QVERIFY2(read_bytes(file) == before, "reading a format-6 recording changed it");
-    {
-      as::Recorder rec(file, {.detail = as::Detail::full, .stats_interval = 2ms});  // (appends)
-      auto sys = make_system();
-      sys->attach(rec);
-      (void)run_factory(*sys, 5);
-      if (QTest::currentTestFailed()) return;
-      sys->shutdown();
-      QVERIFY(sys->detach(rec));
-    }
+    (void)record_factory(file, 5);  // (appends)
+    if (QTest::currentTestFailed()) return;
     const as::SessionReader r(file);
     QCOMPARE(r.format_version(), as::kRecordingFormatVersion);
     r.verify();
     QCOMPARE(r.sessions().size(), 2u);
     QVERIFY(r.factory_stats(r.sessions().front().id).empty());
-    as::FactoryCounters sum;
-    for (const obs::FactorySample& s : r.factory_stats(r.sessions().back().id)) sum.add(s);
-    QCOMPARE(sum.completed, 5u);
+    QCOMPARE(factory_totals(r, r.sessions().back().id).completed, 5u);
   }
 };
 
