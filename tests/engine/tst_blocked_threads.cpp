@@ -1,6 +1,7 @@
 // What a runtime guarantees when an actor's plain handler blocks its thread (a long computation, a
 // blocking library call). asio: no other actor waits behind it while a pool thread is free, whether
-// its work comes from outside the pool (a cast, a call, a kill from main) or from inside. qt: actors
+// its work comes from outside the pool (a cast, a call, a kill from main) or from inside (even from
+// the blocking handler itself, before it blocks). qt: actors
 // pinned to other hosts go on; the blocked host's own actors wait (RUNTIMES.md says so). The
 // manual runtime runs everything on the thread that drives it, so it has no row here.
 #include "engine_test.hpp"
@@ -61,6 +62,20 @@ struct Recorder {
   using Message = int;
   Probe* probe = nullptr;
   void handle(as::Context<Recorder>&, int n, std::monostate&) { probe->record("got " + std::to_string(n)); }
+};
+
+// Casts to each of its targets from its handler, then blocks its thread until the latch opens.
+struct WakeThenBlock {
+  using Message = Block;
+  std::vector<as::ActorRef<int>> targets;
+  Latch* latch = nullptr;
+  Probe* probe = nullptr;
+  void handle(as::Context<WakeThenBlock>&, Block, std::monostate&) {
+    for (std::size_t i = 0; i < targets.size(); ++i) (void)targets[i].cast(static_cast<int>(i));
+    probe->record("blocking");
+    latch->block();
+    probe->record("unblocked");
+  }
 };
 
 /// asio: anywhere. qt: the blocked actor on worker 0 and the others on worker 1, since qt pins
@@ -141,6 +156,30 @@ class TestBlockedThreads : public QObject {
     for (int i = 0; i < 50; ++i) others[static_cast<std::size_t>(i)].cast(i);
     QVERIFY(probe.wait_until(*sys, [](const std::vector<std::string>& ev) {
       return std::count_if(ev.begin(), ev.end(), [](const std::string& e) { return e.rfind("got ", 0) == 0; }) == 50;
+    }));
+    QVERIFY(!probe.contains("unblocked"));
+  }
+
+  void actors_woken_by_a_handler_that_then_blocks_are_served_by_the_other_thread() {
+    // asio: their drains are queued by a pool thread (its ready queue), which then blocks; the
+    // other thread, asleep until then, must be woken for them.
+    Latch latch;
+    Probe probe;
+    auto sys = make_system(2);
+    OpenOnExit guard{latch};  // before the System goes, whatever the test did
+    std::vector<as::ActorRef<int>> targets;
+    for (int i = 0; i < 20; ++i) targets.push_back(sys->spawn(Recorder{&probe}, other_host()).value());
+    for (auto& t : targets) (void)t.cast(100);
+    QVERIFY(probe.wait_count(*sys, "got 100", targets.size()));  // all started, and idle again
+    // From a timer, so that the waker's drain, too, is scheduled by a pool thread (the one that ran
+    // the timer), and the other thread may well be asleep.
+    auto waker = sys->spawn(WakeThenBlock{targets, &latch, &probe}, blocked_host()).value();
+    (void)waker.send_after(std::chrono::milliseconds(5), Block{});
+    QVERIFY(probe.wait_for(*sys, "blocking"));
+    QVERIFY(probe.wait_until(*sys, [](const std::vector<std::string>& ev) {
+      return std::count_if(ev.begin(), ev.end(), [](const std::string& e) {
+               return e.rfind("got ", 0) == 0 && e != "got 100";
+             }) == 20;
     }));
     QVERIFY(!probe.contains("unblocked"));
   }

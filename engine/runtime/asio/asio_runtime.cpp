@@ -99,6 +99,73 @@ constexpr unsigned kInboxBatch = 64;
 // measurable), and a handler that blocks for long is found within two slow periods either way.
 constexpr std::chrono::milliseconds kInboxWatchFirst{1};
 constexpr std::chrono::milliseconds kInboxWatchSlowest{8};
+// Items of the ready queue a pool thread runs in a row before it looks at due timers, and before it
+// runs one of Asio's handlers (a turn of the outside inbox, a timer's wake-up, a blocking job's
+// completion), so that neither waits behind a queue that never empties.
+constexpr unsigned kReadyTimerCheck = 16;
+constexpr unsigned kReadyAsioTurn = 64;
+
+// The ready queue's lock: a spin lock, since what it guards is a few stores, and both pool threads
+// take it for nearly every message between actors on different threads. A thread that finds it
+// held looks again (reading, so that the line stays shared until it is free) for a while, then
+// lets other threads run: the holder may have lost its processor.
+class ReadyLock {
+ public:
+  void lock() noexcept {
+    for (unsigned n = 0;; ++n) {
+      if (!held_.load(std::memory_order_relaxed) && !held_.exchange(true, std::memory_order_acquire)) return;
+      if (n < kSpins) {
+        detail::cpu_relax();
+      } else {
+        std::this_thread::yield();
+      }
+    }
+  }
+  void unlock() noexcept { held_.store(false, std::memory_order_release); }
+
+ private:
+  static constexpr unsigned kSpins = 1024;
+  std::atomic<bool> held_{false};
+};
+
+// The ready queue of a pool of two threads or more: a FIFO of Runnables linked through
+// Runnable::runtime_link, under a ReadyLock.
+class ReadyQueue {
+ public:
+  void push(Runnable& r) noexcept {
+    r.runtime_link = nullptr;
+    std::lock_guard lk(lock_);
+    if (last_ != nullptr) {
+      last_->runtime_link = &r;
+    } else {
+      first_ = &r;
+    }
+    last_ = &r;
+    // Sequentially consistent: see AsioRuntime::Impl::wake_one_if_asleep.
+    size_.store(size_.load(std::memory_order_relaxed) + 1, std::memory_order_seq_cst);
+  }
+  /// The oldest item, unlinked, and how many are left behind it; nullptr when empty.
+  Runnable* pop(std::size_t& left) noexcept {
+    if (size_.load(std::memory_order_relaxed) == 0) return nullptr;
+    std::lock_guard lk(lock_);
+    Runnable* r = first_;
+    if (r == nullptr) return nullptr;
+    first_ = r->runtime_link;
+    if (first_ == nullptr) last_ = nullptr;
+    left = size_.load(std::memory_order_relaxed) - 1;
+    size_.store(left, std::memory_order_relaxed);
+    r->runtime_link = nullptr;
+    return r;
+  }
+  /// Any thread, without the lock: a look that may be stale by the time it returns.
+  std::size_t size(std::memory_order order = std::memory_order_relaxed) const noexcept { return size_.load(order); }
+
+ private:
+  ReadyLock lock_;
+  Runnable* first_ = nullptr;
+  Runnable* last_ = nullptr;
+  std::atomic<std::size_t> size_{0};
+};
 }  // namespace
 
 struct AsioRuntime::Impl {
@@ -193,8 +260,8 @@ struct AsioRuntime::Impl {
   // long watching `queued` and the deadline, because waking a sleeping thread costs far more than
   // a short spin (bench-reference.md: 1-50 us on this kind of machine).
   void run_worker() {
-    if (timer && idle_spin == Duration::zero()) {
-      ioc.run();
+    if (threads > 1) {
+      run_pool_worker();
       return;
     }
     while (!ioc.stopped()) {
@@ -219,6 +286,73 @@ struct AsioRuntime::Impl {
       } else if (const TimePoint until{Clock::duration(next)}; until > Clock::now()) {
         ioc.run_one_until(until);
       }
+    }
+  }
+
+  // -- work scheduled by pool threads (pools of two threads or more): the ready queue ------------
+  //
+  // An actor's drain scheduled on a pool thread (an actor woke another, a drain used its budget)
+  // goes on `ready`, not into Asio's handler queue. Asio's scheduler takes one mutex for every post,
+  // every handler it hands out and every handler's end, and glibc's mutex sends a thread that finds
+  // it held to sleep in the kernel and the one that releases it into the kernel to wake it: two
+  // pool threads passing work back and forth met on it for nearly every message, 0.7 system calls
+  // per factory job (docs/PERFORMANCE.md). The ready queue's lock is held for a few stores and
+  // polled when taken.
+  //
+  // A pool thread runs ready items first; every kReadyTimerCheck items it runs what timers are
+  // due, and every kReadyAsioTurn items one of Asio's handlers. With nothing to run it sleeps in
+  // Asio (run_one: in its reactor or on its condition variable), counted in `sleeping`. A schedule
+  // that finds a thread asleep wakes one with an empty handler, as does a thread that takes an item
+  // and leaves more behind (Asio's own rule), so work spreads over the pool; a drain that yielded
+  // wakes nobody: its own thread comes back to it.
+
+  void push_ready(Runnable& work, Urgency urgency) noexcept {
+    ready.push(work);
+    if (urgency != Urgency::yielded) wake_one_if_asleep();
+  }
+
+  // After a push, whose store of the queue's size is sequentially consistent, as this load of
+  // `sleeping` and the sleeper's increment of it and look at the size: either this sees the
+  // sleeper, or the sleeper sees the item. (No fence: ThreadSanitizer does not model them.)
+  // At most one wake-up is in Asio's queue at a time (`wake_queued`, cleared by the handler as it
+  // runs): more would only make the sleepers' next turns come back at once.
+  void wake_one_if_asleep() noexcept {
+    if (sleeping.load(std::memory_order_seq_cst) == 0) return;
+    if (wake_queued.load(std::memory_order_relaxed) || wake_queued.exchange(true, std::memory_order_acq_rel)) return;
+    boost::asio::post(ioc, [this] { wake_queued.store(false, std::memory_order_release); });
+  }
+
+  void run_pool_worker() {
+    unsigned streak = 0;
+    while (accepting.load(std::memory_order_acquire)) {
+      std::size_t left = 0;
+      if (Runnable* r = ready.pop(left)) {
+        if (left > 0 && sleeping.load(std::memory_order_relaxed) > 0) wake_one_if_asleep();
+        r->run();
+        if (++streak % kReadyTimerCheck == 0) run_due_timers();
+        if (streak % kReadyAsioTurn == 0) (void)ioc.poll_one();  // a long run: Asio's handlers get a turn
+        continue;
+      }
+      streak = 0;
+      if (idle_spin != Duration::zero() &&
+          detail::spin_until(
+              [this] {
+                return ready.size() != 0 || queued.load(std::memory_order_relaxed) > 0 ||
+                       next_timer.load(std::memory_order_relaxed) <= Clock::now().time_since_epoch().count();
+              },
+              idle_spin)) {
+        run_due_timers();       // due before the reactor would have said so
+        (void)ioc.poll_one();  // what came to Asio: a turn of the outside inbox, a wake-up
+        continue;
+      }
+      // Nothing ready here: run Asio's handlers, sleeping in it when it has none. (Straight to
+      // run_one, not first poll_one: that would run Asio's reactor, a system call, whenever it
+      // has nothing else queued.)
+      sleeping.fetch_add(1, std::memory_order_seq_cst);
+      std::size_t ran = 1;
+      if (ready.size(std::memory_order_seq_cst) == 0) ran = ioc.run_one();  // until some handler has run
+      sleeping.fetch_sub(1, std::memory_order_relaxed);
+      if (ran == 0) return;  // stopped
     }
   }
 
@@ -361,6 +495,9 @@ struct AsioRuntime::Impl {
   std::vector<std::thread> pool;
   std::atomic<bool> accepting{true};
   detail::RunnableInbox inbox;
+  ReadyQueue ready;                  // pools of two threads or more: see "the ready queue"
+  std::atomic<unsigned> sleeping{0};  // pool threads asleep in Asio's run_one
+  std::atomic<bool> wake_queued{false};  // an empty handler posted to wake one of them
   // Written by the consumer twice per item: a line of its own, so that producers reading `watching`
   // (once per push onto a taken inbox) do not pull it away from the consumer.
   alignas(64) std::atomic<std::uint64_t> turn{0};  // the inbox consumer's item sequence << 1 | running
@@ -417,6 +554,11 @@ void AsioRuntime::schedule(Runnable& work, Placement, Urgency urgency) noexcept 
     impl_->push_from_outside(work);
     return;
   }
+  if (impl_->threads > 1) {
+    impl_->push_ready(work, urgency);
+    return;
+  }
+  // One thread: Asio's scheduler knows it has one thread, and a post from it takes no lock.
   // Counted only for spinning workers: without them the count would be an atomic increment and
   // decrement per drain for nothing.
   std::atomic<std::int64_t>* queued = impl_->count_queued();
@@ -494,8 +636,10 @@ void AsioRuntime::shutdown() noexcept {
     if (blocking) blocking->join();
   }
   // Handlers still queued are destroyed with the io_context; RunHandler discards their work then.
-  // What is left in the inbox is discarded now: no pool thread runs it any more.
+  // What is left in the inbox and the ready queue is discarded now: no pool thread runs it any more.
   s.inbox.drain([](Runnable& r) { r.discard(); });
+  std::size_t left = 0;
+  while (Runnable* r = s.ready.pop(left)) r->discard();
 }
 
 }  // namespace actorscope
