@@ -10,6 +10,7 @@
 #include "common/roles.hpp"
 #include "factories/factories_model.hpp"
 #include "factories/factories_view.hpp"
+#include "inspector/actor_details.hpp"
 #include "warnings/warning_rules.hpp"
 
 #include <QListWidget>
@@ -70,6 +71,37 @@ class TestFactoriesView : public QObject {
   Q_OBJECT
 
  private slots:
+  void the_inspector_sums_up_a_factory_and_names_a_workers_factory() {
+    ScriptedState s;
+    factory(s, 10, "thumbnails", 2, "queue\tfifo\ndiscard\tstatic\t8\toldest");
+    s.spawn(30, 0, "plain");
+    s.advance(100ms);
+    obs::FactorySample a = sample(s, 10, 7, 3, 1);
+    a.discarded_ttl = 2;
+    a.retried = 1;
+    a.queue_limit = 8;
+    s.state.apply(a);
+
+    const auto f = v::inspect(s.state, id(10));
+    QVERIFY(f && f->factory);
+    QCOMPARE(f->factory->routing, std::string("queuer"));
+    QCOMPARE(f->factory->workers, 2u);
+    QCOMPARE(f->factory->busy, 1u);
+    QCOMPARE(f->factory->queue, 3u);
+    QCOMPARE(f->factory->queueLimit, 8u);
+    QCOMPARE(f->factory->completed, 7u);
+    QCOMPARE(f->factory->discarded, 2u);
+    QCOMPARE(f->factory->retried, 1u);
+    QVERIFY(!f->workerOf);
+    // A worker names its factory; a plain actor has neither.
+    const auto w = v::inspect(s.state, id(12));
+    QVERIFY(w && w->workerOf && !w->factory);
+    QCOMPARE(w->workerOf->id, id(10));
+    QCOMPARE(w->workerOf->name, std::string("thumbnails"));
+    const auto p = v::inspect(s.state, id(30));
+    QVERIFY(p && !p->factory && !p->workerOf);
+  }
+
   void the_table_has_a_row_per_factory_and_the_details_follow_the_current_row() {
     ScriptedState s;
     factory(s, 10, "thumbnails", 2, "queue\tpriority\t3\ndiscard\tstatic\t8\toldest\ndead_man\t500\tkill");

@@ -6,6 +6,7 @@
 #include "common/health.hpp"
 #include "common/histogram_widget.hpp"
 #include "common/sparkline.hpp"
+#include "factories/factories_model.hpp"
 #include "timers/timers_model.hpp"
 
 #include <QEvent>
@@ -341,6 +342,26 @@ void ActorInspector::render(const ActorDetails& d) {
     row(QStringLiteral("Child specs"), specs.isEmpty()
                                            ? QStringLiteral("<span style='color:%1'>none</span>").arg(muted)
                                            : specs.join(QStringLiteral("<br>")));
+  }
+  if (d.workerOf) row(QStringLiteral("Worker of"), link(*d.workerOf) + QStringLiteral(" (a factory)"));
+  if (d.factory) {
+    const ActorDetails::Factory& f = *d.factory;
+    const QString warn = warningColor(pal).name();
+    const auto count = [&](std::uint64_t n, const char* what, bool bad) {
+      const QString text = QStringLiteral("%1 %2").arg(n).arg(QLatin1String(what));
+      return bad && n != 0 ? QStringLiteral("<span style='color:%1'>%2</span>").arg(warn, text) : text;
+    };
+    row(QStringLiteral("Factory"),
+        QStringLiteral("%1 routing; %2 of %3 workers busy; %4 waiting%5")
+            .arg(routingText(f.routing).toHtmlEscaped())
+            .arg(f.busy)
+            .arg(f.workers)
+            .arg(f.queue)
+            .arg(f.queueLimit != 0 ? QStringLiteral(" (limit %1)").arg(f.queueLimit) : QString()));
+    row(QStringLiteral("Jobs"), QStringList{count(f.dispatched, "dispatched", false), count(f.completed, "done", false),
+                                            count(f.discarded, "discarded", true), count(f.retried, "retried", false),
+                                            count(f.stuck, "stuck", true)}
+                                    .join(QStringLiteral(" · ")));
   }
   if (d.children.empty()) {
     row(QStringLiteral("Children"), QStringLiteral("none"));
