@@ -30,33 +30,35 @@ QString discardReasonText(DiscardReason reason) {
   return QStringLiteral("?");
 }
 
+FactoryRow factoryRow(const observe::SystemState& state, ActorId id, const observe::FactoryRecord& f) {
+  FactoryRow r;
+  r.id = id;
+  const observe::ActorRecord* a = state.actor(id);
+  r.name = a != nullptr ? displayName(*a) : "factory " + id.to_string();
+  r.alive = a == nullptr || a->alive();
+  r.routing = f.routing;
+  r.draining = f.settings.draining;
+  r.workers = f.workers != 0 ? f.workers : f.pool_size;
+  r.busy = f.busy_workers;
+  r.queue = f.queue_depth;
+  r.queueLimit = f.queue_limit;
+  r.dispatched = f.dispatched;
+  r.completed = f.completed;
+  r.discarded = f.discarded_total();
+  const observe::LogHistogram latency = f.latency();
+  r.latencyP50 = latency.percentile(50);
+  r.latencyP99 = latency.percentile(99);
+  r.stuck = std::max(f.stuck, f.stuck_reports);
+  r.retried = f.retried;
+  return r;
+}
+
 FactoriesModel::FactoriesModel(QObject* parent) : KeyedTableModel<FactoryRow>(parent) {}
 
 void FactoriesModel::update(const observe::SystemState& state) {
   std::vector<FactoryRow> fresh;
   fresh.reserve(state.factories().size());
-  for (const auto& [id, f] : state.factories()) {
-    FactoryRow r;
-    r.id = id;
-    const observe::ActorRecord* a = state.actor(id);
-    r.name = a != nullptr ? displayName(*a) : "factory " + id.to_string();
-    r.alive = a == nullptr || a->alive();
-    r.routing = f.routing;
-    r.draining = f.settings.draining;
-    r.workers = f.workers != 0 ? f.workers : f.pool_size;
-    r.busy = f.busy_workers;
-    r.queue = f.queue_depth;
-    r.queueLimit = f.queue_limit;
-    r.dispatched = f.dispatched;
-    r.completed = f.completed;
-    r.discarded = f.discarded_total();
-    const observe::LogHistogram latency = f.latency();
-    r.latencyP50 = latency.percentile(50);
-    r.latencyP99 = latency.percentile(99);
-    r.stuck = std::max(f.stuck, f.stuck_reports);
-    r.retried = f.retried;
-    fresh.push_back(std::move(r));
-  }
+  for (const auto& [id, f] : state.factories()) fresh.push_back(factoryRow(state, id, f));
   setRows(std::move(fresh));
 }
 

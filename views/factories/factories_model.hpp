@@ -1,36 +1,17 @@
-// FactoriesModel: every factory (factory.hpp) the fold knows: its name, routing, pool, how busy it
-// is, how deep its queue is, what it has dispatched, completed and discarded, its job latency, how
-// many jobs its dead-man's switch found stuck and how many jobs it ran again after their worker failed. A row is its factory actor's (ActorIdRole).
+// FactoriesModel: every factory (factory.hpp) the fold knows, one FactoryRow each: its name,
+// routing, pool, how busy it is, how deep its queue is, what it has dispatched, completed and
+// discarded, its job latency, how many jobs its dead-man's switch found stuck and how many it ran
+// again after their worker failed. A row is its factory actor's (ActorIdRole).
 #pragma once
 
 #include "common/keyed_table_model.hpp"
+#include "factories/factory_row.hpp"
 
 #include <actorscope/observe/system_state.hpp>
 
 #include <string>
 
 namespace actorscope::views {
-
-struct FactoryRow {
-  ActorId id{};
-  std::string name;
-  std::string routing;
-  bool alive = true;
-  bool draining = false;
-  std::uint64_t workers = 0;
-  std::uint64_t busy = 0;
-  std::uint64_t queue = 0;
-  std::uint64_t queueLimit = 0;
-  std::uint64_t dispatched = 0;
-  std::uint64_t completed = 0;
-  std::uint64_t discarded = 0;
-  std::uint64_t latencyP50 = 0;  ///< ns (0 with no job timed)
-  std::uint64_t latencyP99 = 0;
-  std::uint64_t stuck = 0;
-  std::uint64_t retried = 0;
-  ActorId key() const noexcept { return id; }
-  bool operator==(const FactoryRow&) const = default;
-};
 
 class FactoriesModel : public KeyedTableModel<FactoryRow> {
   Q_OBJECT

@@ -73,20 +73,7 @@ std::optional<ActorDetails> inspect(const observe::SystemState& state, ActorId i
     }
     d.supervision = std::move(sv);
   }
-  if (const observe::FactoryRecord* f = state.factory(id)) {
-    ActorDetails::Factory fd;
-    fd.routing = f->routing;
-    fd.workers = f->workers != 0 ? f->workers : f->pool_size;
-    fd.busy = f->busy_workers;
-    fd.queue = a->alive() ? f->queue_depth : 0;
-    fd.queueLimit = f->queue_limit;
-    fd.dispatched = f->dispatched;
-    fd.completed = f->completed;
-    fd.discarded = f->discarded_total();
-    fd.retried = f->retried;
-    fd.stuck = std::max(f->stuck, f->stuck_reports);
-    d.factory = fd;
-  }
+  if (const observe::FactoryRecord* f = state.factory(id)) d.factory = factoryRow(state, id, *f);
   if (a->parent.is_valid() && state.factory(a->parent) != nullptr) d.workerOf = link(a->parent);
   d.groups = state.groups_of(id);
   for (const auto& [tid, t] : state.timers()) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "common/health.hpp"
+#include "factories/factory_row.hpp"
 
 #include <actorscope/observe/system_state.hpp>
 
@@ -76,21 +77,8 @@ struct ActorDetails {
   std::uint32_t restarts = 0;
   /// Set for a Supervisor that described itself.
   std::optional<Supervision> supervision;
-  /// What a factory actor (one that reported its configuration) is doing: its row of the
-  /// Factories view, in short.
-  struct Factory {
-    std::string routing;
-    std::uint64_t workers = 0;
-    std::uint64_t busy = 0;
-    std::uint64_t queue = 0;
-    std::uint64_t queueLimit = 0;  ///< 0: none
-    std::uint64_t dispatched = 0;
-    std::uint64_t completed = 0;
-    std::uint64_t discarded = 0;
-    std::uint64_t retried = 0;
-    std::uint64_t stuck = 0;
-  };
-  std::optional<Factory> factory;
+  /// Set for a factory actor (one that reported its configuration): its row of the Factories view.
+  std::optional<FactoryRow> factory;
   /// Set for a factory's worker: the factory it works for.
   std::optional<Link> workerOf;
 

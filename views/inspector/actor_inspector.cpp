@@ -345,7 +345,7 @@ void ActorInspector::render(const ActorDetails& d) {
   }
   if (d.workerOf) row(QStringLiteral("Worker of"), link(*d.workerOf) + QStringLiteral(" (a factory)"));
   if (d.factory) {
-    const ActorDetails::Factory& f = *d.factory;
+    const FactoryRow& f = *d.factory;
     const QString warn = warningColor(pal).name();
     const auto count = [&](std::uint64_t n, const char* what, bool bad) {
       const QString text = QStringLiteral("%1 %2").arg(n).arg(QLatin1String(what));
