@@ -41,6 +41,25 @@ bool CellCore::take_slot() noexcept {
   }
 }
 
+Pushed CellCore::push_bounded_message(MessageNode& n, bool try_only) noexcept {
+  // The usual case in as few instructions as an unbounded push (a sender on another thread pays
+  // for each: a slower sender lets the drain run dry, and each message after that wakes it): nobody
+  // waits for room (has_parked_ is only ever raised under backpressure), the senders' copy of
+  // started_ shows room, and the slot is taken at the first try. Anything else, push_bounded.
+  std::uint64_t r = received_.load(std::memory_order_relaxed);
+  if (!has_parked_.load(std::memory_order_acquire) &&
+      r + own_slots_.load(std::memory_order_relaxed) < started_seen_.load(std::memory_order_relaxed) + capacity_ &&
+      received_.compare_exchange_strong(r, r + 1, std::memory_order_relaxed)) [[likely]] {
+    if (messages_.push(&n)) [[likely]] {
+      wake_if_idle(Urgency::normal);
+      return Pushed::queued;
+    }
+    received_.fetch_sub(1, std::memory_order_relaxed);  // the lane closed under us
+    return Pushed::closed;
+  }
+  return push_bounded(n, try_only, false);
+}
+
 Pushed CellCore::push_bounded(MessageNode& n, bool try_only, bool own) noexcept {
   // Backpressured senders get in in the order they began to wait: nobody overtakes the queue.
   const bool queue_behind =

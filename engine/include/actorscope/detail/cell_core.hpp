@@ -160,7 +160,7 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   Pushed push_message(MessageNode& n, bool try_only = false) noexcept {
     if (!accepts_messages()) return Pushed::closed;
     if (capacity_ != 0) [[unlikely]]
-      return push_bounded(n, try_only, false);
+      return push_bounded_message(n, try_only);
     return push_unbounded(n);
   }
   /// The same for a message this actor sends itself, from its own drain or pre_start (where
@@ -297,6 +297,9 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   // The bounded mailbox (core/bounded_mailbox.cpp). A message takes a slot when it is queued and
   // frees it when its handler begins (a drop_oldest message takes over the slot of the one it
   // evicts); waiting() is the number of taken slots: received_ + own_slots_ - started_.
+  // push_bounded_message is a send from another actor or thread when there is room, as short as
+  // push_unbounded; it leaves every other case to push_bounded.
+  Pushed push_bounded_message(MessageNode& n, bool try_only) noexcept;
   Pushed push_bounded(MessageNode& n, bool try_only, bool own) noexcept;
   bool take_slot() noexcept;
   static std::uint64_t waiting(std::uint64_t slots_taken, std::uint64_t started) noexcept {
