@@ -38,13 +38,13 @@ CellCore::CellCore(SystemCore& sys, CellConfig config)
       id_(sys.next_id()),
       type_(config.type),
       bounded_(config.mailbox_capacity != 0 ? std::make_unique<Bounded>() : nullptr),
-      text_(config.name.empty() ? nullptr : new CellText{std::move(config.name), {}}),
       home_(config.placement.host),
       budget_(config.budget == 0 ? 1 : config.budget),
       capacity_(config.mailbox_capacity),
       kind_(config.kind),
       overflow_(config.overflow),
-      bounded_slow_path_(config.overflow == Overflow::drop_oldest || config.overflow == Overflow::backpressure) {}
+      bounded_slow_path_(config.overflow == Overflow::drop_oldest || config.overflow == Overflow::backpressure),
+      text_(config.name.empty() ? nullptr : new CellText{std::move(config.name), {}}) {}
 
 CellCore::~CellCore() {
   delete timing_.load(std::memory_order_relaxed);

@@ -420,9 +420,10 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   // while messages flow. What keeps them apart, and apart from the owner's counters after them, is
   // not padding (it was three lines of it, 192 bytes of every actor) but fields that are never
   // written while messages flow, each run of them at least 63 bytes long: the identity between the
-  // groups (fixed at construction; home_ once more by settle(), the text pointer once at the end),
-  // and the tree links after them (written under SystemCore's lock, at spawn and exit) with the
-  // pointer to the timing totals (written once, the first time an observer has a message timed).
+  // groups (fixed at construction; home_ once more by settle()), and after them the text pointer
+  // (at most once more, at the end), the tree links (written under SystemCore's lock, at spawn and
+  // exit) and the pointer to the timing totals (written once, the first time an observer has a
+  // message timed).
   // Within each group the fields are ordered by size, so that no hole is left between them.
 
   // -- cross-thread state that changes rarely --
@@ -440,7 +441,7 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   Inbox wakes_;
   Inbox supervision_;
 
-  // -- identity, the first spacer (72 bytes): fixed at construction (home_ and settled_: once more,
+  // -- identity, the first spacer (64 bytes): fixed at construction (home_ and settled_: once more,
   // by settle()) --
   SystemCore& sys_;
   Runtime& runtime_;
@@ -449,10 +450,6 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   // A bounded mailbox's state that its fast paths never touch (bounded_mailbox.cpp): what it
   // dropped and refused, the evictions carried out, and under backpressure the waiting sends.
   std::unique_ptr<Bounded> bounded_;  // bounded mailboxes only
-  // The name and the exit text, which most actors never have: made at construction for a named
-  // actor, else by the drain the first time it keeps an exit text (see set_exit_text). Read by
-  // name() from any thread.
-  std::atomic<CellText*> text_{nullptr};
   std::atomic<std::uint32_t> home_;      // a Placement's host: set at construction, or once by settle()
   std::uint32_t budget_;
   const std::uint32_t capacity_;         // 0: unbounded
@@ -462,8 +459,12 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   const bool bounded_slow_path_;  // drop_oldest or backpressure: see begin_bounded_message
 
   // -- written by every sender --
-  Inbox messages_{&drain_marker_};
+  // Every send writes received_ and then the inbox's head: the two are the first 16 bytes of the
+  // group, which begins at a multiple of 16, so that they share a cache line whatever the cell's
+  // (16-byte) alignment. (With the head first, in one cell of four they lay on two lines, and a
+  // send from another thread paid for two cross-core transfers where one would do.)
   std::atomic<std::uint64_t> received_{0};  // statistics: by any sender
+  Inbox messages_{&drain_marker_};
   // Bounded mailboxes only: received_ counts the slots other senders took, own_slots_ those the
   // actor took for its own messages (written by the owner only, read by senders on the same line);
   // the senders' last look at started_ (never ahead of it). (What a full one drops or refuses is
@@ -471,7 +472,11 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   std::atomic<std::uint64_t> own_slots_{0};
   std::atomic<std::uint64_t> started_seen_{0};
 
-  // -- cold: the second spacer (64 bytes) --
+  // -- cold: the second spacer (72 bytes) --
+  // The name and the exit text, which most actors never have: made at construction for a named
+  // actor, else by the drain the first time it keeps an exit text (see set_exit_text). Read by
+  // name() from any thread.
+  std::atomic<CellText*> text_{nullptr};
   // Guarded by SystemCore's structure mutex.
   using ListHook = boost::intrusive::list_member_hook<>;
   template <ListHook CellCore::*H>
