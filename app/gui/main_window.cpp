@@ -9,6 +9,7 @@
 #include "actors/actors_view.hpp"
 #include "bench/benchmarks_view.hpp"
 #include "cli/bench_catalogue.hpp"
+#include "common/actor_table.hpp"
 #include "common/format.hpp"
 #include "common/health.hpp"
 #include "common/icons.hpp"
@@ -46,6 +47,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
+#include <QTableView>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -1041,6 +1043,11 @@ void MainWindow::restoreLayout() {
     threadsBox_->setValue(settings.value(QStringLiteral("threads"), 2).toInt());
     syncingToolbar_ = false;
     if (auto t = themeFromName(settings.value(QStringLiteral("theme")).toString())) setTheme(*t);
+    for (QTableView* table : findChildren<QTableView*>()) {
+      const QString key = QStringLiteral("columns/") + table->objectName();
+      if (views::hasColumnChooser(table) && !table->objectName().isEmpty() && settings.contains(key))
+        views::setHiddenColumns(table, settings.value(key).toStringList());
+    }
   }
   settings.endGroup();
 }
@@ -1056,6 +1063,10 @@ void MainWindow::saveLayout() {
   settings.setValue(QStringLiteral("runtime"), runtimeBox_->currentText());
   settings.setValue(QStringLiteral("threads"), threadsBox_->value());
   settings.setValue(QStringLiteral("theme"), themeName(theme_));
+  // The columns each table shows (the user's choice from its header menu), by title.
+  for (QTableView* table : findChildren<QTableView*>())
+    if (views::hasColumnChooser(table) && !table->objectName().isEmpty())
+      settings.setValue(QStringLiteral("columns/") + table->objectName(), views::hiddenColumns(table));
   settings.endGroup();
 }
 

@@ -14,6 +14,7 @@
 #include "bench/benchmark_results_model.hpp"
 #include "bench/benchmarks_view.hpp"
 #include "bench/ratio_chart.hpp"
+#include "common/actor_table.hpp"
 #include "common/roles.hpp"
 #include "common/search_field.hpp"
 #include "groups/process_groups_model.hpp"
@@ -459,6 +460,12 @@ class TestObservatory : public QObject {
       first.findChild<QComboBox*>(QStringLiteral("scenario"))->setCurrentIndex(1);
       first.findChild<QSpinBox*>(QStringLiteral("threads"))->setValue(3);
       first.setTheme(gui::Theme::dark);
+      // The columns chosen from a table's header menu (by title).
+      auto* actors = first.findChild<QTableView*>(QStringLiteral("actors-table"));
+      QVERIFY(actors);
+      v::setHiddenColumns(actors, {QStringLiteral("Type")});
+      QCOMPARE(v::hiddenColumns(actors), QStringList{QStringLiteral("Type")});
+      v::setHiddenColumns(first.findChild<QTableView*>(QStringLiteral("factories-table")), {});
       QVERIFY(first.close());
     }
     gui::MainWindow second({office::workload(false), office::workload()}, {.useSettings = true});
@@ -468,6 +475,10 @@ class TestObservatory : public QObject {
     QCOMPARE(second.findChild<QComboBox*>(QStringLiteral("scenario"))->currentText(), QStringLiteral("office"));
     QCOMPARE(second.findChild<QSpinBox*>(QStringLiteral("threads"))->value(), 3);
     QVERIFY(second.palette().color(QPalette::Window).lightness() < 128);
+    QCOMPARE(v::hiddenColumns(second.findChild<QTableView*>(QStringLiteral("actors-table"))),
+             QStringList{QStringLiteral("Type")});
+    // Routing starts hidden in a new install; the choice to show it was kept too.
+    QVERIFY(v::hiddenColumns(second.findChild<QTableView*>(QStringLiteral("factories-table"))).isEmpty());
     second.setTheme(gui::Theme::system);
     QSettings().clear();
   }

@@ -2,10 +2,11 @@
 // factory with its figures, the current row's details follow it (settings, charts, discards by
 // reason, latency, workers), picking a factory or a worker selects that actor for every view, and
 // selecting a factory elsewhere makes it the current row; the three factory warnings come and go
-// with the samples and events behind them.
+// with the samples and events behind them; the header menu chooses the columns shown.
 #include "scripted_state.hpp"
 
 #include "common/actor_selection.hpp"
+#include "common/actor_table.hpp"
 #include "common/histogram_widget.hpp"
 #include "common/roles.hpp"
 #include "factories/factories_model.hpp"
@@ -13,11 +14,15 @@
 #include "inspector/actor_details.hpp"
 #include "warnings/warning_rules.hpp"
 
+#include <QAction>
+#include <QHeaderView>
 #include <QListWidget>
+#include <QMenu>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTest>
 
+#include <memory>
 #include <optional>
 
 using namespace views_test;
@@ -173,6 +178,45 @@ class TestFactoriesView : public QObject {
     view.resetSession();
     QCOMPARE(model->rowCount(), 0);
     QVERIFY(!view.shownFactory().is_valid());
+  }
+
+  void the_header_menu_chooses_the_columns_and_routing_starts_hidden() {
+    ScriptedState s;
+    factory(s, 10, "thumbnails", 2);
+    v::ActorSelection selection;
+    v::FactoriesView view(&selection, nullptr);
+    view.resize(900, 600);
+    view.setState(s.state);
+    QTableView* table = view.table();
+    QVERIFY(v::hasColumnChooser(table));
+    QHeaderView* header = table->horizontalHeader();
+    // The line under the table names the routing: its column starts hidden, and the figures that
+    // matter most come before the ones the inspector already tells.
+    QVERIFY(header->isSectionHidden(v::FactoriesModel::RoutingColumn));
+    QVERIFY(v::FactoriesModel::LatencyP99Column < v::FactoriesModel::DispatchedColumn);
+    QCOMPARE(v::hiddenColumns(table), QStringList{QStringLiteral("Routing")});
+
+    // One checkable entry per column but the first, then "Show all columns".
+    std::unique_ptr<QMenu> menu(v::makeColumnMenu(table, nullptr));
+    const QList<QAction*> actions = menu->actions();
+    QCOMPARE(actions.size(), v::FactoriesModel::ColumnCount - 1 + 2);  // + separator + show all
+    QAction* routing = actions[v::FactoriesModel::RoutingColumn - 1];
+    QCOMPARE(routing->text(), QStringLiteral("Routing"));
+    QVERIFY(routing->isCheckable() && !routing->isChecked());
+    QAction* stuck = actions[v::FactoriesModel::StuckColumn - 1];
+    QVERIFY(stuck->isChecked());
+    stuck->setChecked(false);
+    QVERIFY(header->isSectionHidden(v::FactoriesModel::StuckColumn));
+    QCOMPARE(v::hiddenColumns(table), (QStringList{QStringLiteral("Routing"), QStringLiteral("Stuck")}));
+    actions.last()->trigger();  // show all
+    QVERIFY(v::hiddenColumns(table).isEmpty());
+
+    // What MainWindow keeps between runs is by title: an unknown one is skipped, the first column
+    // never hides.
+    v::setHiddenColumns(table, {QStringLiteral("Done"), QStringLiteral("Factory"), QStringLiteral("No such column")});
+    QCOMPARE(v::hiddenColumns(table), QStringList{QStringLiteral("Done")});
+    QVERIFY(!header->isSectionHidden(v::FactoriesModel::NameColumn));
+    QVERIFY(header->isSectionHidden(v::FactoriesModel::CompletedColumn));
   }
 
   void a_queue_that_keeps_growing_is_flagged_and_one_that_falls_is_not() {

@@ -3,11 +3,13 @@
 #include "common/actor_selection.hpp"
 #include "common/roles.hpp"
 
+#include <QAction>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QMenu>
+#include <QStringList>
 #include <QStyle>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -50,6 +52,59 @@ void setColumnWidthsInDigits(QTableView* table, std::initializer_list<int> digit
 void setStretchColumn(QTableView* table, int column) {
   table->horizontalHeader()->setStretchLastSection(false);
   table->horizontalHeader()->setSectionResizeMode(column, QHeaderView::Stretch);
+}
+
+namespace {
+constexpr char kChooserProperty[] = "actorscopeColumnChooser";
+
+QString columnTitle(const QTableView* table, int column) {
+  return table->model() ? table->model()->headerData(column, Qt::Horizontal, Qt::DisplayRole).toString() : QString();
+}
+}  // namespace
+
+void enableColumnChooser(QTableView* table, std::initializer_list<int> hiddenAtFirst) {
+  table->setProperty(kChooserProperty, true);
+  for (const int column : hiddenAtFirst)
+    if (column > 0) table->horizontalHeader()->setSectionHidden(column, true);
+  QHeaderView* header = table->horizontalHeader();
+  header->setContextMenuPolicy(Qt::CustomContextMenu);
+  QObject::connect(header, &QHeaderView::customContextMenuRequested, table, [table](const QPoint& pos) {
+    QMenu* menu = makeColumnMenu(table, table);
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    menu->popup(table->horizontalHeader()->mapToGlobal(pos));
+  });
+}
+
+bool hasColumnChooser(const QTableView* table) { return table->property(kChooserProperty).toBool(); }
+
+QMenu* makeColumnMenu(QTableView* table, QWidget* parent) {
+  auto* menu = new QMenu(parent);
+  menu->setObjectName(QStringLiteral("column-menu"));
+  QHeaderView* header = table->horizontalHeader();
+  const int columns = table->model() ? table->model()->columnCount() : 0;
+  for (int c = 1; c < columns; ++c) {
+    QAction* a = menu->addAction(columnTitle(table, c));
+    a->setCheckable(true);
+    a->setChecked(!header->isSectionHidden(c));
+    QObject::connect(a, &QAction::toggled, header, [header, c](bool on) { header->setSectionHidden(c, !on); });
+  }
+  menu->addSeparator();
+  QAction* all = menu->addAction(QStringLiteral("Show all columns"));
+  QObject::connect(all, &QAction::triggered, header, [table] { setHiddenColumns(table, {}); });
+  return menu;
+}
+
+QStringList hiddenColumns(const QTableView* table) {
+  QStringList titles;
+  const int columns = table->model() ? table->model()->columnCount() : 0;
+  for (int c = 1; c < columns; ++c)
+    if (table->horizontalHeader()->isSectionHidden(c)) titles << columnTitle(table, c);
+  return titles;
+}
+
+void setHiddenColumns(QTableView* table, const QStringList& titles) {
+  const int columns = table->model() ? table->model()->columnCount() : 0;
+  for (int c = 1; c < columns; ++c) table->horizontalHeader()->setSectionHidden(c, titles.contains(columnTitle(table, c)));
 }
 
 QLabel* makePlaceholder(const QString& text, QWidget* parent) {

@@ -8,6 +8,8 @@
 #include <functional>
 #include <initializer_list>
 
+#include <QStringList>
+
 class QAbstractItemView;
 class QLabel;
 class QMenu;
@@ -34,6 +36,22 @@ void setColumnWidthsInDigits(QTableView* table, std::initializer_list<int> digit
 
 /// The column that takes the width left over (instead of the last one, whatever it holds).
 void setStretchColumn(QTableView* table, int column);
+
+/// Lets the user choose which of `table`'s columns show, from a menu on its header (right-click):
+/// a checkable entry per column but the first, which names the row and always shows, and "Show
+/// all columns". The columns in `hiddenAtFirst` start hidden. The table needs an object name:
+/// MainWindow keeps every such table's choice between runs, by column title (hiddenColumns,
+/// setHiddenColumns).
+void enableColumnChooser(QTableView* table, std::initializer_list<int> hiddenAtFirst = {});
+/// Whether enableColumnChooser was called on `table`.
+bool hasColumnChooser(const QTableView* table);
+/// The header menu enableColumnChooser pops up, parented to `parent` (for tests).
+QMenu* makeColumnMenu(QTableView* table, QWidget* parent);
+/// The titles of `table`'s hidden columns, in column order.
+QStringList hiddenColumns(const QTableView* table);
+/// Hides the columns titled in `titles` and shows every other one (the first always shows; a title
+/// no column has any more is skipped).
+void setHiddenColumns(QTableView* table, const QStringList& titles);
 
 /// What an empty list shows instead ("No active timers. …"): centred, wrapped, in the palette's
 /// placeholder colour.

@@ -135,8 +135,8 @@ QVariant FactoriesModel::data(const QModelIndex& index, int role) const {
 QVariant FactoriesModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
   // Short titles, so that more columns fit beside the inspector; the tooltips say them in full.
-  static const char* const names[ColumnCount] = {"Factory",    "Routing", "Workers", "Busy",  "Queue", "Dispatched",
-                                                 "Done",       "Discarded", "Retried", "Stuck", "p50",   "p99"};
+  static const char* const names[ColumnCount] = {"Factory", "Routing", "Workers", "Busy", "Queue",      "Done",
+                                                 "Discarded", "Stuck", "p50",     "p99",  "Dispatched", "Retried"};
   static const char* const tips[ColumnCount] = {
       "The factory actor (its workers are its children)",
       "How it hands jobs to workers: queuer (any free worker), key persistent (a key always to one worker), "
@@ -144,13 +144,13 @@ QVariant FactoriesModel::headerData(int section, Qt::Orientation orientation, in
       "Workers in its pool",
       "Workers running a job now",
       "Jobs waiting for a worker now (and the queue's discard limit, when it has one)",
-      "Jobs it took in since the observation began (discarded ones included)",
       "Jobs a worker finished",
       "Jobs dropped instead of run: TTL expired, load shed, shutdown, rate limited",
-      "Jobs run again because their worker failed or was killed while running them (JobOptions::retry)",
       "Jobs its dead-man's switch found stuck (running longer than its detection timeout)",
       "Median job latency: from dispatch to the factory hearing the worker finished",
       "99th percentile job latency",
+      "Jobs it took in since the observation began (discarded ones included)",
+      "Jobs run again because their worker failed or was killed while running them (JobOptions::retry)",
   };
   if (role == Qt::DisplayRole) return QString::fromUtf8(names[section]);
   if (role == Qt::ToolTipRole) return QString::fromUtf8(tips[section]);

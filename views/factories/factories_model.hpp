@@ -22,13 +22,15 @@ class FactoriesModel : public KeyedTableModel<FactoryRow> {
     WorkersColumn,
     BusyColumn,
     QueueColumn,
-    DispatchedColumn,
     CompletedColumn,
     DiscardedColumn,
-    RetriedColumn,
     StuckColumn,
     LatencyP50Column,
     LatencyP99Column,
+    // Last: what the others and the inspector already tell (dispatched = done + discarded + busy +
+    // waiting), or is zero for most factories.
+    DispatchedColumn,
+    RetriedColumn,
     ColumnCount
   };
 

@@ -30,6 +30,8 @@ TimersView::TimersView(ActorSelection* selection, ActorControl* control, QWidget
   static_assert(TimersModel::ColumnCount == 10, "a width for every column");
   setColumnWidthsInDigits(table_, {5, 20, 12, 8, 7, 8, 6, 7, 7, 7}, 10);
   setStretchColumn(table_, TimersModel::TargetColumn);  // the names get the room, not "Late max"
+  table_->setObjectName(QStringLiteral("timers-table"));
+  enableColumnChooser(table_);
 
   search_ = new SearchField(QStringLiteral("Filter by actor, kind or id"), this);
   summary_ = new QLabel(this);
