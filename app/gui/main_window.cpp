@@ -1045,8 +1045,8 @@ void MainWindow::restoreLayout() {
     if (auto t = themeFromName(settings.value(QStringLiteral("theme")).toString())) setTheme(*t);
     for (QTableView* table : findChildren<QTableView*>()) {
       const QString key = QStringLiteral("columns/") + table->objectName();
-      if (views::hasColumnChooser(table) && !table->objectName().isEmpty() && settings.contains(key))
-        views::setHiddenColumns(table, settings.value(key).toStringList());
+      if (views::hasColumnChooser(table->horizontalHeader()) && !table->objectName().isEmpty() && settings.contains(key))
+        views::setHiddenColumns(table->horizontalHeader(), settings.value(key).toStringList());
     }
   }
   settings.endGroup();
@@ -1065,8 +1065,8 @@ void MainWindow::saveLayout() {
   settings.setValue(QStringLiteral("theme"), themeName(theme_));
   // The columns each table shows (the user's choice from its header menu), by title.
   for (QTableView* table : findChildren<QTableView*>())
-    if (views::hasColumnChooser(table) && !table->objectName().isEmpty())
-      settings.setValue(QStringLiteral("columns/") + table->objectName(), views::hiddenColumns(table));
+    if (views::hasColumnChooser(table->horizontalHeader()) && !table->objectName().isEmpty())
+      settings.setValue(QStringLiteral("columns/") + table->objectName(), views::hiddenColumns(table->horizontalHeader()));
   settings.endGroup();
 }
 

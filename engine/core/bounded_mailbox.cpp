@@ -30,12 +30,12 @@ bool CellCore::take_slot() noexcept {
   std::uint64_t r = received_.load(std::memory_order_relaxed);
   for (;;) {
     const std::uint64_t taken = r + own_slots_.load(std::memory_order_relaxed);
-    if (waiting(taken, started_seen_.load(std::memory_order_relaxed)) >= capacity_) {
+    if (full(taken, started_seen_.load(std::memory_order_relaxed))) {
       // The copy may be old: look at the drain's own count before calling the mailbox full. (The
       // copy is stored without ordering; it is only ever a value started_ once had, never ahead.)
       const std::uint64_t started = started_.load(std::memory_order_seq_cst);
       started_seen_.store(started, std::memory_order_relaxed);
-      if (waiting(taken, started) >= capacity_) return false;
+      if (full(taken, started)) return false;
     }
     if (received_.compare_exchange_weak(r, r + 1, std::memory_order_relaxed)) return true;
   }
@@ -48,7 +48,7 @@ Pushed CellCore::push_bounded_message(MessageNode& n, bool try_only) noexcept {
   // started_ shows room, and the slot is taken at the first try. Anything else, push_bounded.
   std::uint64_t r = received_.load(std::memory_order_relaxed);
   if (!has_parked_.load(std::memory_order_acquire) &&
-      r + own_slots_.load(std::memory_order_relaxed) < started_seen_.load(std::memory_order_relaxed) + capacity_ &&
+      !full(r + own_slots_.load(std::memory_order_relaxed), started_seen_.load(std::memory_order_relaxed)) &&
       received_.compare_exchange_strong(r, r + 1, std::memory_order_relaxed)) [[likely]] {
     if (messages_.push(&n)) [[likely]] {
       wake_if_idle(Urgency::normal);

@@ -463,9 +463,9 @@ class TestObservatory : public QObject {
       // The columns chosen from a table's header menu (by title).
       auto* actors = first.findChild<QTableView*>(QStringLiteral("actors-table"));
       QVERIFY(actors);
-      v::setHiddenColumns(actors, {QStringLiteral("Type")});
-      QCOMPARE(v::hiddenColumns(actors), QStringList{QStringLiteral("Type")});
-      v::setHiddenColumns(first.findChild<QTableView*>(QStringLiteral("factories-table")), {});
+      v::setHiddenColumns(actors->horizontalHeader(), {QStringLiteral("Type")});
+      QCOMPARE(v::hiddenColumns(actors->horizontalHeader()), QStringList{QStringLiteral("Type")});
+      v::setHiddenColumns(first.findChild<QTableView*>(QStringLiteral("factories-table"))->horizontalHeader(), {});
       QVERIFY(first.close());
     }
     gui::MainWindow second({office::workload(false), office::workload()}, {.useSettings = true});
@@ -475,10 +475,10 @@ class TestObservatory : public QObject {
     QCOMPARE(second.findChild<QComboBox*>(QStringLiteral("scenario"))->currentText(), QStringLiteral("office"));
     QCOMPARE(second.findChild<QSpinBox*>(QStringLiteral("threads"))->value(), 3);
     QVERIFY(second.palette().color(QPalette::Window).lightness() < 128);
-    QCOMPARE(v::hiddenColumns(second.findChild<QTableView*>(QStringLiteral("actors-table"))),
+    QCOMPARE(v::hiddenColumns(second.findChild<QTableView*>(QStringLiteral("actors-table"))->horizontalHeader()),
              QStringList{QStringLiteral("Type")});
     // Routing starts hidden in a new install; the choice to show it was kept too.
-    QVERIFY(v::hiddenColumns(second.findChild<QTableView*>(QStringLiteral("factories-table"))).isEmpty());
+    QVERIFY(v::hiddenColumns(second.findChild<QTableView*>(QStringLiteral("factories-table"))->horizontalHeader()).isEmpty());
     second.setTheme(gui::Theme::system);
     QSettings().clear();
   }

@@ -187,17 +187,16 @@ class TestFactoriesView : public QObject {
     v::FactoriesView view(&selection, nullptr);
     view.resize(900, 600);
     view.setState(s.state);
-    QTableView* table = view.table();
-    QVERIFY(v::hasColumnChooser(table));
-    QHeaderView* header = table->horizontalHeader();
+    QHeaderView* header = view.table()->horizontalHeader();
+    QVERIFY(v::hasColumnChooser(header));
     // The line under the table names the routing: its column starts hidden, and the figures that
     // matter most come before the ones the inspector already tells.
     QVERIFY(header->isSectionHidden(v::FactoriesModel::RoutingColumn));
     QVERIFY(v::FactoriesModel::LatencyP99Column < v::FactoriesModel::DispatchedColumn);
-    QCOMPARE(v::hiddenColumns(table), QStringList{QStringLiteral("Routing")});
+    QCOMPARE(v::hiddenColumns(header), QStringList{QStringLiteral("Routing")});
 
     // One checkable entry per column but the first, then "Show all columns".
-    std::unique_ptr<QMenu> menu(v::makeColumnMenu(table, nullptr));
+    std::unique_ptr<QMenu> menu(v::makeColumnMenu(header, nullptr));
     const QList<QAction*> actions = menu->actions();
     QCOMPARE(actions.size(), v::FactoriesModel::ColumnCount - 1 + 2);  // + separator + show all
     QAction* routing = actions[v::FactoriesModel::RoutingColumn - 1];
@@ -207,14 +206,14 @@ class TestFactoriesView : public QObject {
     QVERIFY(stuck->isChecked());
     stuck->setChecked(false);
     QVERIFY(header->isSectionHidden(v::FactoriesModel::StuckColumn));
-    QCOMPARE(v::hiddenColumns(table), (QStringList{QStringLiteral("Routing"), QStringLiteral("Stuck")}));
+    QCOMPARE(v::hiddenColumns(header), (QStringList{QStringLiteral("Routing"), QStringLiteral("Stuck")}));
     actions.last()->trigger();  // show all
-    QVERIFY(v::hiddenColumns(table).isEmpty());
+    QVERIFY(v::hiddenColumns(header).isEmpty());
 
     // What MainWindow keeps between runs is by title: an unknown one is skipped, the first column
     // never hides.
-    v::setHiddenColumns(table, {QStringLiteral("Done"), QStringLiteral("Factory"), QStringLiteral("No such column")});
-    QCOMPARE(v::hiddenColumns(table), QStringList{QStringLiteral("Done")});
+    v::setHiddenColumns(header, {QStringLiteral("Done"), QStringLiteral("Factory"), QStringLiteral("No such column")});
+    QCOMPARE(v::hiddenColumns(header), QStringList{QStringLiteral("Done")});
     QVERIFY(!header->isSectionHidden(v::FactoriesModel::NameColumn));
     QVERIFY(header->isSectionHidden(v::FactoriesModel::CompletedColumn));
   }

@@ -27,7 +27,7 @@ ActorsView::ActorsView(ActorSelection* selection, ActorControl* control, QWidget
   static_assert(ActorsTableModel::ColumnCount == 16, "a width for every column");
   setColumnWidthsInDigits(table_, {17, 5, 7, 8, 7, 9, 9, 7, 7, 7, 7, 7, 6, 7, 6, 12}, 10);
   table_->setObjectName(QStringLiteral("actors-table"));
-  enableColumnChooser(table_);
+  enableColumnChooser(table_->horizontalHeader());
 
   search_ = new SearchField(QStringLiteral("Filter by name, type or id"), this);
   showStopped_ = new QToolButton(this);

@@ -57,54 +57,51 @@ void setStretchColumn(QTableView* table, int column) {
 namespace {
 constexpr char kChooserProperty[] = "actorscopeColumnChooser";
 
-QString columnTitle(const QTableView* table, int column) {
-  return table->model() ? table->model()->headerData(column, Qt::Horizontal, Qt::DisplayRole).toString() : QString();
+int columnCount(const QHeaderView* header) { return header->model() ? header->model()->columnCount() : 0; }
+QString columnTitle(const QHeaderView* header, int column) {
+  return header->model() ? header->model()->headerData(column, header->orientation(), Qt::DisplayRole).toString()
+                         : QString();
 }
 }  // namespace
 
-void enableColumnChooser(QTableView* table, std::initializer_list<int> hiddenAtFirst) {
-  table->setProperty(kChooserProperty, true);
+void enableColumnChooser(QHeaderView* header, std::initializer_list<int> hiddenAtFirst) {
+  header->setProperty(kChooserProperty, true);
   for (const int column : hiddenAtFirst)
-    if (column > 0) table->horizontalHeader()->setSectionHidden(column, true);
-  QHeaderView* header = table->horizontalHeader();
+    if (column > 0) header->setSectionHidden(column, true);
   header->setContextMenuPolicy(Qt::CustomContextMenu);
-  QObject::connect(header, &QHeaderView::customContextMenuRequested, table, [table](const QPoint& pos) {
-    QMenu* menu = makeColumnMenu(table, table);
+  QObject::connect(header, &QHeaderView::customContextMenuRequested, header, [header](const QPoint& pos) {
+    QMenu* menu = makeColumnMenu(header, header);
     menu->setAttribute(Qt::WA_DeleteOnClose);
-    menu->popup(table->horizontalHeader()->mapToGlobal(pos));
+    menu->popup(header->mapToGlobal(pos));
   });
 }
 
-bool hasColumnChooser(const QTableView* table) { return table->property(kChooserProperty).toBool(); }
+bool hasColumnChooser(const QHeaderView* header) { return header->property(kChooserProperty).toBool(); }
 
-QMenu* makeColumnMenu(QTableView* table, QWidget* parent) {
+QMenu* makeColumnMenu(QHeaderView* header, QWidget* parent) {
   auto* menu = new QMenu(parent);
   menu->setObjectName(QStringLiteral("column-menu"));
-  QHeaderView* header = table->horizontalHeader();
-  const int columns = table->model() ? table->model()->columnCount() : 0;
-  for (int c = 1; c < columns; ++c) {
-    QAction* a = menu->addAction(columnTitle(table, c));
+  for (int c = 1; c < columnCount(header); ++c) {
+    QAction* a = menu->addAction(columnTitle(header, c));
     a->setCheckable(true);
     a->setChecked(!header->isSectionHidden(c));
     QObject::connect(a, &QAction::toggled, header, [header, c](bool on) { header->setSectionHidden(c, !on); });
   }
   menu->addSeparator();
   QAction* all = menu->addAction(QStringLiteral("Show all columns"));
-  QObject::connect(all, &QAction::triggered, header, [table] { setHiddenColumns(table, {}); });
+  QObject::connect(all, &QAction::triggered, header, [header] { setHiddenColumns(header, {}); });
   return menu;
 }
 
-QStringList hiddenColumns(const QTableView* table) {
+QStringList hiddenColumns(const QHeaderView* header) {
   QStringList titles;
-  const int columns = table->model() ? table->model()->columnCount() : 0;
-  for (int c = 1; c < columns; ++c)
-    if (table->horizontalHeader()->isSectionHidden(c)) titles << columnTitle(table, c);
+  for (int c = 1; c < columnCount(header); ++c)
+    if (header->isSectionHidden(c)) titles << columnTitle(header, c);
   return titles;
 }
 
-void setHiddenColumns(QTableView* table, const QStringList& titles) {
-  const int columns = table->model() ? table->model()->columnCount() : 0;
-  for (int c = 1; c < columns; ++c) table->horizontalHeader()->setSectionHidden(c, titles.contains(columnTitle(table, c)));
+void setHiddenColumns(QHeaderView* header, const QStringList& titles) {
+  for (int c = 1; c < columnCount(header); ++c) header->setSectionHidden(c, titles.contains(columnTitle(header, c)));
 }
 
 QLabel* makePlaceholder(const QString& text, QWidget* parent) {

@@ -11,6 +11,7 @@
 #include <QStringList>
 
 class QAbstractItemView;
+class QHeaderView;
 class QLabel;
 class QMenu;
 class QModelIndex;
@@ -37,21 +38,20 @@ void setColumnWidthsInDigits(QTableView* table, std::initializer_list<int> digit
 /// The column that takes the width left over (instead of the last one, whatever it holds).
 void setStretchColumn(QTableView* table, int column);
 
-/// Lets the user choose which of `table`'s columns show, from a menu on its header (right-click):
+/// Lets the user choose which of a view's columns show, from a menu on its header (right-click):
 /// a checkable entry per column but the first, which names the row and always shows, and "Show
-/// all columns". The columns in `hiddenAtFirst` start hidden. The table needs an object name:
-/// MainWindow keeps every such table's choice between runs, by column title (hiddenColumns,
-/// setHiddenColumns).
-void enableColumnChooser(QTableView* table, std::initializer_list<int> hiddenAtFirst = {});
-/// Whether enableColumnChooser was called on `table`.
-bool hasColumnChooser(const QTableView* table);
+/// all columns". The columns in `hiddenAtFirst` start hidden. MainWindow keeps the choice of every
+/// table with an object name between runs, by column title (hiddenColumns, setHiddenColumns).
+void enableColumnChooser(QHeaderView* header, std::initializer_list<int> hiddenAtFirst = {});
+/// Whether enableColumnChooser was called on `header`.
+bool hasColumnChooser(const QHeaderView* header);
 /// The header menu enableColumnChooser pops up, parented to `parent` (for tests).
-QMenu* makeColumnMenu(QTableView* table, QWidget* parent);
-/// The titles of `table`'s hidden columns, in column order.
-QStringList hiddenColumns(const QTableView* table);
+QMenu* makeColumnMenu(QHeaderView* header, QWidget* parent);
+/// The titles of the header's hidden columns, in column order.
+QStringList hiddenColumns(const QHeaderView* header);
 /// Hides the columns titled in `titles` and shows every other one (the first always shows; a title
 /// no column has any more is skipped).
-void setHiddenColumns(QTableView* table, const QStringList& titles);
+void setHiddenColumns(QHeaderView* header, const QStringList& titles);
 
 /// What an empty list shows instead ("No active timers. …"): centred, wrapped, in the palette's
 /// placeholder colour.

@@ -74,7 +74,7 @@ FactoriesView::FactoriesView(ActorSelection* selection, ActorControl* control, Q
   setStretchColumn(table_, FactoriesModel::NameColumn);
   // Routing starts hidden: the line under the table names the current factory's, and without it
   // the figures fit beside the inspector at 1366x768.
-  enableColumnChooser(table_, {FactoriesModel::RoutingColumn});
+  enableColumnChooser(table_->horizontalHeader(), {FactoriesModel::RoutingColumn});
 
   // The details of the current row's factory.
   auto* details = new QWidget(this);

@@ -31,7 +31,7 @@ TimersView::TimersView(ActorSelection* selection, ActorControl* control, QWidget
   setColumnWidthsInDigits(table_, {5, 20, 12, 8, 7, 8, 6, 7, 7, 7}, 10);
   setStretchColumn(table_, TimersModel::TargetColumn);  // the names get the room, not "Late max"
   table_->setObjectName(QStringLiteral("timers-table"));
-  enableColumnChooser(table_);
+  enableColumnChooser(table_->horizontalHeader());
 
   search_ = new SearchField(QStringLiteral("Filter by actor, kind or id"), this);
   summary_ = new QLabel(this);

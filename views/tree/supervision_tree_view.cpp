@@ -52,8 +52,6 @@ SupervisionTreeView::SupervisionTreeView(ActorSelection* selection, ActorControl
   for (int c = 0; c < SupervisionTreeModel::ColumnCount; ++c)
     tree_->header()->setSectionResizeMode(c, QHeaderView::Interactive);
   tree_->header()->setMinimumSectionSize(tree_->fontMetrics().horizontalAdvance(QStringLiteral("000")) + 8);
-  tree_->header()->setSectionHidden(SupervisionTreeModel::IdColumn, true);
-  tree_->header()->setSectionHidden(SupervisionTreeModel::StatusColumn, true);
   tree_->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
   connect(tree_->header(), &QHeaderView::sectionResized, this, [this](int, int, int) {
     if (!fitting_) userSized_ = true;  // the user's widths hold until the next session
@@ -68,17 +66,7 @@ SupervisionTreeView::SupervisionTreeView(ActorSelection* selection, ActorControl
   connect(tree_, &QTreeView::expanded, this, refit);
   connect(tree_, &QTreeView::collapsed, this, refit);
   tree_->viewport()->installEventFilter(this);
-  tree_->header()->setContextMenuPolicy(Qt::CustomContextMenu);
-  connect(tree_->header(), &QHeaderView::customContextMenuRequested, this, [this](const QPoint& pos) {
-    QMenu menu;
-    for (int c = 1; c < SupervisionTreeModel::ColumnCount; ++c) {
-      QAction* a = menu.addAction(model_->headerData(c, Qt::Horizontal).toString());
-      a->setCheckable(true);
-      a->setChecked(!tree_->header()->isSectionHidden(c));
-      connect(a, &QAction::toggled, tree_->header(), [this, c](bool on) { tree_->header()->setSectionHidden(c, !on); });
-    }
-    menu.exec(tree_->header()->mapToGlobal(pos));
-  });
+  enableColumnChooser(tree_->header(), {SupervisionTreeModel::IdColumn, SupervisionTreeModel::StatusColumn});
 
   summary_ = new QLabel(this);
   summary_->setObjectName(QStringLiteral("tree-summary"));

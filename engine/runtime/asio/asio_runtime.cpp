@@ -341,8 +341,10 @@ struct AsioRuntime::Impl {
                        next_timer.load(std::memory_order_relaxed) <= Clock::now().time_since_epoch().count();
               },
               idle_spin)) {
-        run_due_timers();       // due before the reactor would have said so
-        (void)ioc.poll_one();  // what came to Asio: a turn of the outside inbox, a wake-up
+        run_due_timers();  // due before the reactor would have said so
+        // What came to Asio (a turn of the outside inbox), and only then: with nothing else
+        // queued, poll_one runs Asio's reactor, a system call.
+        if (queued.load(std::memory_order_relaxed) > 0) (void)ioc.poll_one();
         continue;
       }
       // Nothing ready here: run Asio's handlers, sleeping in it when it has none. (Straight to

@@ -180,7 +180,7 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
       // it finds (park() admits under the queue's lock). So room here means nobody is parked, and
       // a full mailbox sends this message to push_bounded, which keeps the parked ones' order.
       const std::uint64_t own = own_slots_.load(std::memory_order_relaxed);
-      if (received_.load(std::memory_order_relaxed) + own >= started_.load(std::memory_order_relaxed) + capacity_)
+      if (full(received_.load(std::memory_order_relaxed) + own, started_.load(std::memory_order_relaxed)))
         return push_bounded(n, try_only, true);
       if (!queue_own(n)) [[unlikely]]
         return Pushed::closed;
@@ -304,6 +304,11 @@ class CellCore : public JoinState<ActorExit>, public Runnable, public ExecContex
   bool take_slot() noexcept;
   static std::uint64_t waiting(std::uint64_t slots_taken, std::uint64_t started) noexcept {
     return slots_taken > started ? slots_taken - started : 0;
+  }
+  /// Whether waiting(slots_taken, started) has reached the capacity, in the fewest instructions
+  /// (a bounded mailbox's every send asks). @thread any
+  bool full(std::uint64_t slots_taken, std::uint64_t started) const noexcept {
+    return slots_taken >= started + capacity_;
   }
   /// The message `n`, just taken from the queue, is about to be handled, for the policies that do
   /// more than count its slot free: drop_oldest discards it (and the next ones) while evictions are
