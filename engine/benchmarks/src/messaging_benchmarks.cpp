@@ -75,7 +75,7 @@ Benchmark outside_casts() {
 
 // ---------------------------------------------------------------------------------------------
 // Ping-pong: a ball goes back and forth between two actors, pinned to different threads where the
-// runtime pins (qt); the asio pool runs each drain on whichever thread is free.
+// runtime pins (qt); the asio pool keeps them on one thread while their handlers are short.
 
 struct PingShared {
   std::vector<double> round_trips;
@@ -166,8 +166,9 @@ Benchmark ping_pong() {
   i.name = "Ping-pong between two actors on different threads";
   i.group = "messaging";
   i.description = "Two actors pass a ball back and forth 2,000 times per sample; each round trip is timed by "
-                  "the actor that serves. On qt they are pinned to two worker threads; the asio pool runs each "
-                  "drain on whichever thread is free. The sample value is the mean round trip.";
+                  "the actor that serves. On qt they are pinned to two worker threads; the asio pool keeps "
+                  "them on one thread while their handlers are short (docs/RUNTIMES.md, \"Where work runs\"). "
+                  "The sample value is the mean round trip.";
   i.measure = Measure::latency;
   i.elements = 1;
   i.element = "round trip";

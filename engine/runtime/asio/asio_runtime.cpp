@@ -29,6 +29,9 @@ namespace actorscope {
 
 namespace {
 thread_local const AsioRuntime* current_runtime = nullptr;
+struct PoolThread;
+// The calling pool thread's own (pools of two threads or more).
+thread_local PoolThread* own_thread = nullptr;
 
 // Counts a posted handler in `queued` until it starts, or is destroyed without running, so that
 // idle workers can see work arrive without taking Asio's lock (nullptr: not counted; only spinning
@@ -104,9 +107,20 @@ constexpr std::chrono::milliseconds kInboxWatchSlowest{8};
 // completion), so that neither waits behind a queue that never empties.
 constexpr unsigned kReadyTimerCheck = 16;
 constexpr unsigned kReadyAsioTurn = 64;
+// The mean time a pool thread's items take (measured over kReadyTimerCheck items) from which it
+// shares its queue with a sleeping pool thread at once: below it, a cross-core hand-off (a worker's
+// reply crossing back, the cell's lines moving) costs about what the item does, and the work runs
+// faster on one thread (docs/PERFORMANCE.md, the thirteenth round).
+constexpr Duration kHeavyItem = std::chrono::microseconds(2);
+// While work waits on a pool thread's queue and another sleeps, a tick wakes the sleeper to take
+// half of it: every 1 ms at first, then half as often down to every 8 ms (as the inbox's watchdog,
+// and for the same reason). So work queued behind a handler that blocks its thread waits at most
+// about two periods, whatever its items cost.
+constexpr std::chrono::milliseconds kShareFirst{1};
+constexpr std::chrono::milliseconds kShareSlowest{8};
 
-// The ready queue's lock: a spin lock, since what it guards is a few stores, and both pool threads
-// take it for nearly every message between actors on different threads. A thread that finds it
+// A ready queue's lock: a spin lock, since what it guards is a few stores; its own thread takes it
+// for every push and pop, another pool thread when it steals. A thread that finds it
 // held looks again (reading, so that the line stays shared until it is free) for a while, then
 // lets other threads run: the holder may have lost its processor.
 class ReadyLock {
@@ -128,44 +142,86 @@ class ReadyLock {
   std::atomic<bool> held_{false};
 };
 
-// The ready queue of a pool of two threads or more: a FIFO of Runnables linked through
-// Runnable::runtime_link, under a ReadyLock.
-class ReadyQueue {
+// A pool thread's ready queue (pools of two threads or more): a FIFO of Runnables linked through
+// Runnable::runtime_link, under a ReadyLock. Only its own thread pushes; its own thread pops, and
+// the other pool threads steal from it when theirs are empty.
+class alignas(64) ReadyQueue {
  public:
   void push(Runnable& r) noexcept {
     r.runtime_link = nullptr;
     std::lock_guard lk(lock_);
-    if (last_ != nullptr) {
-      last_->runtime_link = &r;
-    } else {
-      first_ = &r;
-    }
-    last_ = &r;
-    // Sequentially consistent: see AsioRuntime::Impl::wake_one_if_asleep.
-    size_.store(size_.load(std::memory_order_relaxed) + 1, std::memory_order_seq_cst);
+    append_locked(&r, &r, 1);
   }
-  /// The oldest item, unlinked, and how many are left behind it; nullptr when empty.
-  Runnable* pop(std::size_t& left) noexcept {
+  /// The oldest item, unlinked; nullptr when empty.
+  Runnable* pop() noexcept {
     if (size_.load(std::memory_order_relaxed) == 0) return nullptr;
     std::lock_guard lk(lock_);
     Runnable* r = first_;
     if (r == nullptr) return nullptr;
     first_ = r->runtime_link;
     if (first_ == nullptr) last_ = nullptr;
-    left = size_.load(std::memory_order_relaxed) - 1;
-    size_.store(left, std::memory_order_relaxed);
+    size_.store(size_.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
     r->runtime_link = nullptr;
     return r;
+  }
+  /// Another pool thread, whose own queue `to` is empty: takes the older half of this queue (at
+  /// least one item), returns the oldest to run now, unlinked, and queues the rest on `to`, in
+  /// order. nullptr when there is nothing to take.
+  Runnable* steal_into(ReadyQueue& to) noexcept {
+    if (size_.load(std::memory_order_relaxed) == 0) return nullptr;
+    Runnable* first = nullptr;
+    Runnable* last = nullptr;
+    std::size_t n = 0;
+    {
+      std::lock_guard lk(lock_);
+      const std::size_t size = size_.load(std::memory_order_relaxed);
+      if (size == 0) return nullptr;
+      n = (size + 1) / 2;
+      first = last = first_;
+      for (std::size_t i = 1; i < n; ++i) last = last->runtime_link;
+      first_ = last->runtime_link;
+      if (first_ == nullptr) last_ = nullptr;
+      size_.store(size - n, std::memory_order_relaxed);
+    }
+    last->runtime_link = nullptr;
+    Runnable* rest = std::exchange(first->runtime_link, nullptr);
+    if (rest != nullptr) {
+      std::lock_guard lk(to.lock_);
+      to.append_locked(rest, last, n - 1);
+    }
+    return first;
   }
   /// Any thread, without the lock: a look that may be stale by the time it returns.
   std::size_t size(std::memory_order order = std::memory_order_relaxed) const noexcept { return size_.load(order); }
 
  private:
+  void append_locked(Runnable* first, Runnable* last, std::size_t n) noexcept {
+    if (last_ != nullptr) {
+      last_->runtime_link = first;
+    } else {
+      first_ = first;
+    }
+    last_ = last;
+    // Sequentially consistent: see AsioRuntime::Impl::wake_one_if_asleep.
+    size_.store(size_.load(std::memory_order_relaxed) + n, std::memory_order_seq_cst);
+  }
+
   ReadyLock lock_;
   Runnable* first_ = nullptr;
   Runnable* last_ = nullptr;
   std::atomic<std::size_t> size_{0};
 };
+// A pool thread's own, in pools of two threads or more: its ready queue, which other pool threads
+// steal from, and (on a line of their own, touched by it alone) the mean time its recent items took.
+struct PoolThread {
+  ReadyQueue queue;
+  // Written by its thread every kReadyTimerCheck items in a row; read by the others as they look
+  // for work. Light until measured.
+  alignas(64) std::atomic<Clock::rep> item_ns{0};
+  TimePoint sampled{};  // its thread's: when the current measure began
+  bool heavy() const noexcept { return item_ns.load(std::memory_order_relaxed) >= kHeavyItem.count(); }
+};
+
 }  // namespace
 
 struct AsioRuntime::Impl {
@@ -259,9 +315,9 @@ struct AsioRuntime::Impl {
   // the earliest deadline (one thread) or in Asio's reactor. With idle_spin it first spins that
   // long watching `queued` and the deadline, because waking a sleeping thread costs far more than
   // a short spin (bench-reference.md: 1-50 us on this kind of machine).
-  void run_worker() {
+  void run_worker(unsigned self) {
     if (threads > 1) {
-      run_pool_worker();
+      run_pool_worker(self);
       return;
     }
     while (!ioc.stopped()) {
@@ -289,31 +345,50 @@ struct AsioRuntime::Impl {
     }
   }
 
-  // -- work scheduled by pool threads (pools of two threads or more): the ready queue ------------
+  // -- work scheduled by pool threads (pools of two threads or more): the ready queues -----------
   //
   // An actor's drain scheduled on a pool thread (an actor woke another, a drain used its budget)
-  // goes on `ready`, not into Asio's handler queue. Asio's scheduler takes one mutex for every post,
-  // every handler it hands out and every handler's end, and glibc's mutex sends a thread that finds
-  // it held to sleep in the kernel and the one that releases it into the kernel to wake it: two
-  // pool threads passing work back and forth met on it for nearly every message, 0.7 system calls
-  // per factory job (docs/PERFORMANCE.md). The ready queue's lock is held for a few stores and
-  // polled when taken.
+  // goes on that thread's own ready queue, not into Asio's handler queue. Asio's scheduler takes
+  // one mutex for every post, every handler it hands out and every handler's end, and glibc's mutex
+  // sends a thread that finds it held to sleep in the kernel and the one that releases it into the
+  // kernel to wake it: two pool threads passing work back and forth met on it for nearly every
+  // message, 0.7 system calls per factory job (docs/PERFORMANCE.md).
   //
-  // A pool thread runs ready items first; every kReadyTimerCheck items it runs what timers are
-  // due, and every kReadyAsioTurn items one of Asio's handlers. With nothing to run it sleeps in
-  // Asio (run_one: in its reactor or on its condition variable), counted in `sleeping`. A schedule
-  // that finds a thread asleep wakes one with an empty handler, as does a thread that takes an item
-  // and leaves more behind (Asio's own rule), so work spreads over the pool; a drain that yielded
-  // wakes nobody: its own thread comes back to it.
+  // Work an actor hands another stays on its thread unless it is worth moving. Spread eagerly (one
+  // queue for the pool, and a sleeping thread woken for every drain queued), the actors of a chain
+  // of short handlers (a factory and its workers, a ping-pong, a call) ran on both threads, and
+  // every message between them, every pop and every push moved a cache line from one core to the
+  // other: on this machine class that made them 2-3.5 times slower than kept on one thread
+  // (docs/PERFORMANCE.md, the thirteenth round). So a pool thread measures the mean time of its
+  // items (over every kReadyTimerCheck in a row, one clock read each time), and work moves when:
+  //  - its items are heavy (kHeavyItem or more): a schedule, or a measure with work waiting, wakes a
+  //    sleeping thread, and an idle thread steals from a heavy thread's queue;
+  //  - work has waited on some queue through a share tick (1 ms, then every 2, 4 and 8 ms while work
+  //    waits anywhere): the tick wakes a sleeping thread and grants the next idle thread one steal,
+  //    whatever the items cost. This is what serves the drains a handler queued before it blocked
+  //    its thread (tst_blocked_threads), as the inbox's watchdog does for work from outside.
+  // A steal takes the older half of the other queue. A pool thread runs its own queue first, oldest
+  // first; every kReadyTimerCheck items it runs what timers are due, and every kReadyAsioTurn items
+  // one of Asio's handlers. With nothing it may take it sleeps in Asio (run_one: in its reactor or on
+  // its condition variable), counted in `sleeping`. A drain that yielded wakes nobody: its own
+  // thread comes back to it.
 
   void push_ready(Runnable& work, Urgency urgency) noexcept {
-    ready.push(work);
-    if (urgency != Urgency::yielded) wake_one_if_asleep();
+    PoolThread& me = *own_thread;
+    me.queue.push(work);
+    if (urgency != Urgency::yielded && me.heavy()) wake_one_if_asleep();
+    watch_shares();
+  }
+
+  // Makes sure the share tick is armed (one tick at a time: whoever sets `sharing` arms it).
+  void watch_shares() noexcept {
+    if (!sharing.load(std::memory_order_seq_cst) && !sharing.exchange(true, std::memory_order_acq_rel))
+      arm_share_tick(kShareFirst);
   }
 
   // After a push, whose store of the queue's size is sequentially consistent, as this load of
-  // `sleeping` and the sleeper's increment of it and look at the size: either this sees the
-  // sleeper, or the sleeper sees the item. (No fence: ThreadSanitizer does not model them.)
+  // `sleeping` and the sleeper's increment of it and look at every queue's size: either this sees
+  // the sleeper, or the sleeper sees the item. (No fence: ThreadSanitizer does not model them.)
   // At most one wake-up is in Asio's queue at a time (`wake_queued`, cleared by the handler as it
   // runs): more would only make the sleepers' next turns come back at once.
   void wake_one_if_asleep() noexcept {
@@ -322,22 +397,68 @@ struct AsioRuntime::Impl {
     boost::asio::post(ioc, [this] { wake_queued.store(false, std::memory_order_release); });
   }
 
-  void run_pool_worker() {
+  // Pool thread `self`: the next item of its own queue, else the older half of another's where
+  // that one's items are heavy, or of any other's when the share tick has granted it.
+  Runnable* next_ready(unsigned self) noexcept {
+    ReadyQueue& own = threads_[self].queue;
+    if (Runnable* r = own.pop()) return r;
+    const bool granted = steal_granted.load(std::memory_order_relaxed) &&
+                         steal_granted.exchange(false, std::memory_order_acq_rel);
+    for (unsigned k = 1; k < threads; ++k) {
+      PoolThread& other = threads_[(self + k) % threads];
+      if (!granted && !other.heavy()) continue;
+      if (Runnable* r = other.queue.steal_into(own)) return r;
+    }
+    return nullptr;
+  }
+
+  // Whether next_ready(self) would find something (sequentially consistent: see
+  // wake_one_if_asleep; a thread about to sleep asks).
+  bool may_take(unsigned self) const noexcept {
+    if (threads_[self].queue.size(std::memory_order_seq_cst) != 0) return true;
+    if (steal_granted.load(std::memory_order_seq_cst)) return true;
+    for (unsigned k = 1; k < threads; ++k) {
+      const PoolThread& other = threads_[(self + k) % threads];
+      if (other.heavy() && other.queue.size(std::memory_order_seq_cst) != 0) return true;
+    }
+    return false;
+  }
+
+  bool any_ready() const noexcept {
+    for (unsigned i = 0; i < threads; ++i)
+      if (threads_[i].queue.size(std::memory_order_seq_cst) != 0) return true;
+    return false;
+  }
+
+  // Every kReadyTimerCheck items in a row: the mean time they took, and with heavy items waiting
+  // here and a pool thread asleep, a wake-up for it to take half of them.
+  void measure_items(PoolThread& me) noexcept {
+    const TimePoint now = Clock::now();
+    me.item_ns.store((now - me.sampled).count() / kReadyTimerCheck, std::memory_order_relaxed);
+    me.sampled = now;
+    if (me.heavy() && me.queue.size() != 0) wake_one_if_asleep();
+  }
+
+  void run_pool_worker(unsigned self) {
+    PoolThread& me = threads_[self];
+    own_thread = &me;
     unsigned streak = 0;
     while (accepting.load(std::memory_order_acquire)) {
-      std::size_t left = 0;
-      if (Runnable* r = ready.pop(left)) {
-        if (left > 0 && sleeping.load(std::memory_order_relaxed) > 0) wake_one_if_asleep();
+      if (Runnable* r = next_ready(self)) {
+        if (streak == 0) me.sampled = Clock::now();
         r->run();
-        if (++streak % kReadyTimerCheck == 0) run_due_timers();
+        if (++streak % kReadyTimerCheck == 0) {
+          measure_items(me);
+          run_due_timers();
+        }
         if (streak % kReadyAsioTurn == 0) (void)ioc.poll_one();  // a long run: Asio's handlers get a turn
         continue;
       }
       streak = 0;
       if (idle_spin != Duration::zero() &&
           detail::spin_until(
-              [this] {
-                return ready.size() != 0 || queued.load(std::memory_order_relaxed) > 0 ||
+              [this, self] {
+                return may_take(self) || queued.load(std::memory_order_relaxed) > 0 ||
                        next_timer.load(std::memory_order_relaxed) <= Clock::now().time_since_epoch().count();
               },
               idle_spin)) {
@@ -347,12 +468,12 @@ struct AsioRuntime::Impl {
         if (queued.load(std::memory_order_relaxed) > 0) (void)ioc.poll_one();
         continue;
       }
-      // Nothing ready here: run Asio's handlers, sleeping in it when it has none. (Straight to
+      // Nothing ready anywhere: run Asio's handlers, sleeping in it when it has none. (Straight to
       // run_one, not first poll_one: that would run Asio's reactor, a system call, whenever it
       // has nothing else queued.)
       sleeping.fetch_add(1, std::memory_order_seq_cst);
       std::size_t ran = 1;
-      if (ready.size(std::memory_order_seq_cst) == 0) ran = ioc.run_one();  // until some handler has run
+      if (!may_take(self)) ran = ioc.run_one();  // until some handler has run
       sleeping.fetch_sub(1, std::memory_order_relaxed);
       if (ran == 0) return;  // stopped
     }
@@ -447,6 +568,40 @@ struct AsioRuntime::Impl {
   static constexpr std::uint64_t kRunning = 1;
   static std::uint64_t next_item(std::uint64_t t) noexcept { return ((t >> 1) + 1) << 1; }
 
+  // -- the share tick: armed while `sharing` ---------------------------------------------------
+  class ShareTick final : public Runnable {
+   public:
+    explicit ShareTick(Impl& s) noexcept : s_(s) {}
+    void run() noexcept override { s_.on_share_tick(); }
+    void discard() noexcept override {}  // the pool has stopped
+
+   private:
+    Impl& s_;
+  };
+
+  void arm_share_tick(Duration period) noexcept {
+    share_period = period;
+    arm_timer(share_tick, Clock::now() + period);
+  }
+
+  // A pool thread between handlers (the tick is due): if work waits on some pool thread's queue,
+  // a sleeping thread wakes to take half of it; the tick goes on, more slowly, until no work waits.
+  void on_share_tick() noexcept {
+    if (!accepting.load(std::memory_order_acquire)) return;
+    Duration next = std::min<Duration>(share_period * 2, kShareSlowest);
+    if (!any_ready()) {
+      // Nothing waits: stop ticking, unless a push came before it could see `sharing` cleared.
+      sharing.store(false, std::memory_order_seq_cst);
+      if (!any_ready() || sharing.exchange(true, std::memory_order_acq_rel)) return;
+      next = kShareFirst;
+    }
+    // Before the wake-up's look at `sleeping` (both seq_cst): a thread going to sleep meanwhile
+    // sees the grant in may_take.
+    steal_granted.store(true, std::memory_order_seq_cst);
+    wake_one_if_asleep();
+    arm_share_tick(next);
+  }
+
   // -- the watchdog: one tick armed while `watching`; only its holder touches it -----------------
   class WatchTick final : public Runnable {
    public:
@@ -497,7 +652,13 @@ struct AsioRuntime::Impl {
   std::vector<std::thread> pool;
   std::atomic<bool> accepting{true};
   detail::RunnableInbox inbox;
-  ReadyQueue ready;                  // pools of two threads or more: see "the ready queue"
+  // Pools of two threads or more: one per pool thread (see "the ready queues").
+  std::unique_ptr<PoolThread[]> threads_{threads > 1 ? new PoolThread[threads] : nullptr};
+  alignas(64) std::atomic<bool> sharing{false};  // the share tick is armed
+  std::atomic<bool> steal_granted{false};        // by the share tick: the next idle thread steals
+  // The share tick's own (touched only by whoever holds `sharing`):
+  ShareTick share_tick{*this};
+  Duration share_period{};
   std::atomic<unsigned> sleeping{0};  // pool threads asleep in Asio's run_one
   std::atomic<bool> wake_queued{false};  // an empty handler posted to wake one of them
   // Written by the consumer twice per item: a line of its own, so that producers reading `watching`
@@ -524,10 +685,10 @@ struct AsioRuntime::Impl {
 AsioRuntime::AsioRuntime(const RuntimeOptions& options) : impl_(std::make_unique<Impl>(options)) {
   impl_->pool.reserve(impl_->threads);
   for (unsigned i = 0; i < impl_->threads; ++i) {
-    impl_->pool.emplace_back([this] {
+    impl_->pool.emplace_back([this, i] {
       current_runtime = this;
       detail::RuntimeThreadScope scope;
-      impl_->run_worker();
+      impl_->run_worker(i);
     });
   }
 }
@@ -638,10 +799,10 @@ void AsioRuntime::shutdown() noexcept {
     if (blocking) blocking->join();
   }
   // Handlers still queued are destroyed with the io_context; RunHandler discards their work then.
-  // What is left in the inbox and the ready queue is discarded now: no pool thread runs it any more.
+  // What is left in the inbox and the ready queues is discarded now: no pool thread runs it any more.
   s.inbox.drain([](Runnable& r) { r.discard(); });
-  std::size_t left = 0;
-  while (Runnable* r = s.ready.pop(left)) r->discard();
+  for (unsigned i = 0; s.threads > 1 && i < s.threads; ++i)
+    while (Runnable* r = s.threads_[i].queue.pop()) r->discard();
 }
 
 }  // namespace actorscope
