@@ -568,17 +568,22 @@ struct AsioRuntime::Impl {
   static constexpr std::uint64_t kRunning = 1;
   static std::uint64_t next_item(std::uint64_t t) noexcept { return ((t >> 1) + 1) << 1; }
 
-  // -- the share tick: armed while `sharing` ---------------------------------------------------
-  class ShareTick final : public Runnable {
+  // -- the pool's own timer work: the share tick and the inbox's watchdog ------------------------
+  //
+  // A timer's Runnable that calls one of Impl's members when it is due (on a pool thread, between
+  // handlers). Discarded when the pool stops: there is nothing left to look at.
+  template <void (Impl::*OnDue)() noexcept>
+  class Tick final : public Runnable {
    public:
-    explicit ShareTick(Impl& s) noexcept : s_(s) {}
-    void run() noexcept override { s_.on_share_tick(); }
-    void discard() noexcept override {}  // the pool has stopped
+    explicit Tick(Impl& s) noexcept : s_(s) {}
+    void run() noexcept override { (s_.*OnDue)(); }
+    void discard() noexcept override {}
 
    private:
     Impl& s_;
   };
 
+  // -- the share tick: armed while `sharing` ---------------------------------------------------
   void arm_share_tick(Duration period) noexcept {
     share_period = period;
     arm_timer(share_tick, Clock::now() + period);
@@ -603,16 +608,6 @@ struct AsioRuntime::Impl {
   }
 
   // -- the watchdog: one tick armed while `watching`; only its holder touches it -----------------
-  class WatchTick final : public Runnable {
-   public:
-    explicit WatchTick(Impl& s) noexcept : s_(s) {}
-    void run() noexcept override { s_.on_watch(); }
-    void discard() noexcept override {}  // the pool has stopped: nothing to look at
-
-   private:
-    Impl& s_;
-  };
-
   void arm_watch(Duration period) noexcept {
     watch_period = period;
     arm_timer(watch_tick, Clock::now() + period);
@@ -657,7 +652,7 @@ struct AsioRuntime::Impl {
   alignas(64) std::atomic<bool> sharing{false};  // the share tick is armed
   std::atomic<bool> steal_granted{false};        // by the share tick: the next idle thread steals
   // The share tick's own (touched only by whoever holds `sharing`):
-  ShareTick share_tick{*this};
+  Tick<&Impl::on_share_tick> share_tick{*this};
   Duration share_period{};
   std::atomic<unsigned> sleeping{0};  // pool threads asleep in Asio's run_one
   std::atomic<bool> wake_queued{false};  // an empty handler posted to wake one of them
@@ -666,7 +661,7 @@ struct AsioRuntime::Impl {
   alignas(64) std::atomic<std::uint64_t> turn{0};  // the inbox consumer's item sequence << 1 | running
   alignas(64) std::atomic<bool> watching{false};   // a watchdog wait is in flight
   // The watchdog's own (touched only by whoever holds `watching`):
-  WatchTick watch_tick{*this};
+  Tick<&Impl::on_watch> watch_tick{*this};
   std::uint64_t watched = 0;  // `turn` at the last tick
   Duration watch_period{};
 
