@@ -102,9 +102,10 @@ constexpr unsigned kInboxBatch = 64;
 // measurable), and a handler that blocks for long is found within two slow periods either way.
 constexpr std::chrono::milliseconds kInboxWatchFirst{1};
 constexpr std::chrono::milliseconds kInboxWatchSlowest{8};
-// Items of the ready queue a pool thread runs in a row before it looks at due timers, and before it
-// runs one of Asio's handlers (a turn of the outside inbox, a timer's wake-up, a blocking job's
-// completion), so that neither waits behind a queue that never empties.
+// Items of its ready queue a pool thread runs in a row before it looks at due timers (and measures
+// how long they took: see kHeavyItem), and before it runs one of Asio's handlers (a turn of the
+// outside inbox, a timer's wake-up, a blocking job's completion), so that neither waits behind a
+// queue that never empties.
 constexpr unsigned kReadyTimerCheck = 16;
 constexpr unsigned kReadyAsioTurn = 64;
 // The mean time a pool thread's items take (measured over kReadyTimerCheck items) from which it
